@@ -1,0 +1,98 @@
+"""Who competes officially, and why the others compete outside the official order.
+
+Vocabulary:
+- official: takes an official place, points, prizes and the official advancement spots.
+- outside the competition: shown with an overall position only. Classes, checked in this order:
+  ``ineligible`` (fails an eligibility rule, e.g. born after the cut-off), ``already-qualified``
+  (already earned the final elsewhere), ``unscored`` (a team playing outside the scored
+  competition) and ``foreign`` (not domestic).
+- domestic: a person whose registered address is in the rulebook's country; a pair or team is
+  domestic by the rulebook's team rule: ``all`` members, ``any`` member, or a ``majority``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+from podium.engine.entries import Reason
+from podium.engine.errors import Problems
+from podium.engine.inputs import Competitor
+from podium.rules.schema import BornOnOrBefore, MinAge, Rulebook
+
+
+def is_domestic(countries: Sequence[str], home: str, rule: str) -> bool:
+    home_count = sum(c == home for c in countries)
+    if rule == "all":
+        return home_count == len(countries)
+    if rule == "any":
+        return home_count > 0
+    return 2 * home_count > len(countries)
+
+
+def age_on(birth: dt.date, day: dt.date) -> int:
+    return day.year - birth.year - ((day.month, day.day) < (birth.month, birth.day))
+
+
+def classify(
+    competitor: Competitor,
+    rulebook: Rulebook,
+    problems: Problems,
+    *,
+    members: tuple[int, int] = (1, 1),
+) -> tuple[str, Reason | None]:
+    """The entrant's class and, when outside the competition, the reason with its clause."""
+    rules = rulebook.classification
+    ineligible = _ineligibility(competitor, rulebook)
+    if ineligible is not None:
+        clause, text = ineligible
+        return "ineligible", Reason(clause, f"Outside the competition: not eligible ({text})")
+    where = f"row {competitor.line}, column"
+    if competitor.qualified:
+        if rules.already_qualified is None:
+            problems.add(f"{where} qualified", "this rulebook has no 'already qualified' rule")
+        else:
+            text = "Outside the competition: already qualified for the final; takes no place"
+            return "already-qualified", Reason(rules.already_qualified.clause, text)
+    if not competitor.scored:
+        if rules.unscored is None:
+            problems.add(f"{where} scored", "this rulebook has no competition outside the score")
+        else:
+            text = "Outside the competition: an unscored team; takes no place and no points"
+            return "unscored", Reason(rules.unscored.clause, text)
+    if rules.domestic is not None:
+        domestic = rules.domestic
+        countries = competitor.countries
+        if not countries:
+            problems.add(
+                f"{where} country",
+                f"a country is required: only entrants from {domestic.country} compete officially",
+            )
+            return "official", None
+        low, high = members
+        if len(countries) > 1 and not low <= len(countries) <= high:
+            size = str(low) if low == high else f"{low}–{high}"
+            problems.add(
+                f"{where} country",
+                f"{len(countries)} countries for an entry of {size}: give one per member",
+            )
+        if not is_domestic(countries, domestic.country, domestic.team_rule):
+            shown = "/".join(countries)
+            how = "" if members == (1, 1) else f" ({domestic.team_rule} members must be)"
+            text = f"Outside the competition: registered in {shown}, not {domestic.country}{how}"
+            return "foreign", Reason(domestic.clause, text)
+    return "official", None
+
+
+def _ineligibility(competitor: Competitor, rulebook: Rulebook) -> tuple[str | None, str] | None:
+    birth = competitor.birth_date
+    if birth is None:
+        return None
+    for rule in rulebook.registration.eligibility:
+        if isinstance(rule, BornOnOrBefore) and birth > rule.date:
+            return rule.clause, f"born {birth.isoformat()}, after {rule.date.isoformat()}"
+        if isinstance(rule, MinAge):
+            day = rulebook.event_date if rule.on == "event-day" else rule.on
+            if isinstance(day, dt.date) and age_on(birth, day) < rule.age:
+                return rule.clause, f"{age_on(birth, day)} years old on {day.isoformat()}"
+    return None

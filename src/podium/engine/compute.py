@@ -1,0 +1,42 @@
+"""The engine's front door: a rulebook, a stage key and raw rows in; standings out.
+
+Vocabulary: see ``podium.engine.formats`` and ``podium.engine.standings``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from importlib import import_module
+
+from podium.engine import criteria as _criteria  # noqa: F401  (registers the criteria)
+from podium.engine.errors import InputError, Problem
+from podium.engine.inputs import RawRow
+from podium.engine.standings import Standings, Table
+from podium.rules.schema import Rulebook, Stage
+
+FORMAT_MODULES = {
+    "timed-solve": "podium.engine.formats.timed",
+    "team-solve": "podium.engine.formats.timed",
+    "games": "podium.engine.formats.games",
+    "chgk-tour": "podium.engine.formats.chgk",
+    "chgk-season": "podium.engine.formats.chgk",
+    "head-to-head": "podium.engine.formats.headtohead",
+    "superfinal": "podium.engine.formats.superfinal",
+}
+
+TablesFn = Callable[[Rulebook, Stage, Sequence[RawRow]], list[Table]]
+
+
+def compute_standings(rulebook: Rulebook, stage_key: str, rows: Sequence[RawRow]) -> Standings:
+    try:
+        stage = rulebook.stage(stage_key)
+    except KeyError:
+        known = ", ".join(s.key for s in rulebook.stages)
+        raise InputError(
+            [Problem("--stage", f"unknown stage '{stage_key}' in {rulebook.key} ({known})")]
+        ) from None
+    if not rows:
+        raise InputError([Problem("", "the results file has no rows")])
+    module = import_module(FORMAT_MODULES[stage.format])
+    tables: TablesFn = module.tables
+    return Standings(rulebook.key, stage.key, tuple(tables(rulebook, stage, rows)))

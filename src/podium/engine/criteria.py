@@ -1,0 +1,179 @@
+"""The ranking criteria a rulebook can list, by key.
+
+Vocabulary: see ``podium.engine.ranking``. Each class here is one criterion: its key is what a
+rulebook writes, its docstring is what it means, its direction says which way is better, and its
+metric is the number the stage's format computes for each entry. Bowling's tie-breaks compare the
+games from the outside in: the highest game, then the lowest, then the next highest, the next
+lowest, and so on (ČBA §9 a–c).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+
+from podium.engine.entries import Entry, Number
+from podium.engine.ranking import Direction, GroupCriterion, RowCriterion, register
+from podium.engine.timing import format_clock
+
+HIGHER, LOWER = Direction.HIGHER, Direction.LOWER
+
+
+@register
+class Finished(RowCriterion):
+    """Entrants who completed the puzzle rank before those who did not."""
+
+    key = "finished"
+    direction = HIGHER
+    label = "finish"
+    metric = "finished"
+
+    def describe(self, value: Number | None) -> str:
+        return "finished" if value else "not finished"
+
+    def phrase(self, value: Number | None) -> str:
+        return self.describe(value)
+
+
+@register
+class Time(RowCriterion):
+    """Recorded finish time plus penalties (e.g. 10 s per missing piece); faster is better."""
+
+    key = "time"
+    direction = LOWER
+    label = "time"
+    metric = "time_ms"
+
+    def describe(self, value: Number | None) -> str:
+        return "no time" if value is None else format_clock(int(value))
+
+
+@register
+class Pieces(RowCriterion):
+    """Correctly placed pieces counted on an unfinished puzzle; more is better."""
+
+    key = "pieces"
+    direction = HIGHER
+    label = "pieces placed"
+    metric = "pieces"
+
+    def describe(self, value: Number | None) -> str:
+        return "no count" if value is None else f"{value} pcs"
+
+    def phrase(self, value: Number | None) -> str:
+        return f"{self.describe(value)} placed"
+
+
+@register
+class PuzzlesDone(RowCriterion):
+    """Number of puzzles finished (several-puzzle team stage); more is better."""
+
+    key = "puzzles-done"
+    direction = HIGHER
+    label = "puzzles finished"
+    metric = "done"
+
+
+@register
+class Total(RowCriterion):
+    """Total pinfall of all games; higher is better."""
+
+    key = "total"
+    direction = HIGHER
+    label = "total pinfall"
+    metric = "total"
+
+
+def _games_criterion(n: int, end: str) -> type[RowCriterion]:
+    ordinal = {1: "", 2: "second ", 3: "third "}[n]
+    suffix = "" if n == 1 else f"-{n}"
+    word = "highest" if end == "high" else "lowest"
+
+    class GameCriterion(RowCriterion):
+        key = f"{end}-game{suffix}"
+        direction = HIGHER
+        label = f"{ordinal}{word} game"
+        metric = f"{end}-game{suffix}"
+
+    GameCriterion.__doc__ = f"The {ordinal}{word} single game; higher is better."
+    GameCriterion.__name__ = GameCriterion.__qualname__ = f"{end.title()}Game{n}"
+    return register(GameCriterion)
+
+
+GAME_CRITERIA = tuple(_games_criterion(n, end) for n in (1, 2, 3) for end in ("high", "low"))
+
+
+@register
+class Questions(RowCriterion):
+    """Questions taken in the tour (ChGK); more is better."""
+
+    key = "questions"
+    direction = HIGHER
+    label = "questions taken"
+    metric = "questions"
+
+
+@register
+class Points(RowCriterion):
+    """Points collected over the season's tours; more is better."""
+
+    key = "points"
+    direction = HIGHER
+    label = "points"
+    metric = "points"
+
+
+@register
+class SeasonQuestions(RowCriterion):
+    """Questions taken over all tours of the season; more is better."""
+
+    key = "season-questions"
+    direction = HIGHER
+    label = "questions taken in the season"
+    metric = "season_questions"
+
+
+@register
+class SeasonPlaceSum(RowCriterion):
+    """Sum of places over all tours, a shared place counting as its mean; lower is better."""
+
+    key = "season-place-sum"
+    direction = LOWER
+    label = "sum of tour places"
+    metric = "place_sum"
+
+    def describe(self, value: Number | None) -> str:
+        return "none" if value is None else f"{Decimal(value):.1f}"  # type: ignore[arg-type]
+
+
+@register
+class MatchPoints(RowCriterion):
+    """Points for battles won, drawn and lost (head-to-head league); more is better."""
+
+    key = "match-points"
+    direction = HIGHER
+    label = "match points"
+    metric = "match_points"
+
+
+@register
+class HeadToHead(GroupCriterion):
+    """Match points earned in the battles among the entrants still tied; more is better."""
+
+    key = "head-to-head"
+    direction = HIGHER
+    label = "match points between the tied teams"
+
+    def column(self, entries: Sequence[Entry]) -> list[Number | None]:
+        ids = {e.id for e in entries}
+        return [sum((v for k, v in e.versus.items() if k in ids), Decimal(0)) for e in entries]
+
+
+@register
+class QuestionDifference(RowCriterion):
+    """Questions won minus questions lost over all battles; more is better."""
+
+    key = "question-difference"
+    direction = HIGHER
+    label = "question difference"
+    metric = "question_difference"

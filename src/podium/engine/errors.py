@@ -1,0 +1,56 @@
+"""Problems with input, collected rather than raised one at a time.
+
+Vocabulary:
+- problem: one thing wrong with the input, with *where* it is (a row and column, a roll, a field
+  path) and *what* is wrong, phrased for the person who typed it.
+- input error: an exception carrying every problem found, so a user fixes a file in one pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Problem:
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}" if self.where else self.message
+
+
+class InputError(ValueError):
+    """One or more problems with input; nothing was computed from it."""
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class Problems:
+    """Collects problems while a whole input is checked, then raises them together."""
+
+    def __init__(self) -> None:
+        self._items: list[Problem] = []
+
+    def add(self, where: str, message: str) -> None:
+        self._items.append(Problem(where, message))
+
+    def extend(self, error: InputError) -> None:
+        self._items.extend(error.problems)
+
+    @property
+    def items(self) -> tuple[Problem, ...]:
+        return tuple(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __bool__(self) -> bool:
+        return bool(self._items)
+
+    def raise_if_any(self) -> None:
+        if self._items:
+            raise InputError(self._items)

@@ -1,0 +1,84 @@
+"""What every single-result format shares: reading the common columns and building tables.
+
+Vocabulary:
+- scored row: a competitor (the common columns) with its format's metrics, score and notes.
+- table key: the group (``A``), the division (``master-men``) or ``all``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from podium.engine.classification import classify
+from podium.engine.entries import Entry, Number, Reason
+from podium.engine.errors import Problems
+from podium.engine.inputs import Competitor, RawRow, Reader, read_competitors, require_columns
+from podium.engine.standings import Table, build_table
+from podium.rules.schema import Rulebook, Stage
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    metrics: Mapping[str, Number | None]
+    score: str
+    notes: tuple[Reason, ...] = ()
+    table: str | None = None
+
+
+ScoreRow = Callable[[RawRow, Reader, Competitor | None], Scored | None]
+
+
+def members_range(rulebook: Rulebook, stage: Stage) -> tuple[int, int]:
+    entrants = rulebook.category(stage.category).entrants
+    return entrants.min_size, entrants.max_size
+
+
+def single_result_tables(
+    rulebook: Rulebook,
+    stage: Stage,
+    rows: Sequence[RawRow],
+    required: Sequence[str],
+    score_row: ScoreRow,
+    table_order: Sequence[str] = (),
+    titles: Mapping[str, str] | None = None,
+) -> list[Table]:
+    """Tables of a stage where each row is one entrant's whole result."""
+    problems = Problems()
+    columns = sorted({c for row in rows for c in row.cells})
+    require_columns(columns, ["id", *required], problems)
+    problems.raise_if_any()
+    competitors = read_competitors(rows, problems, groups=stage.groups)
+    reader = Reader(problems)
+    entries: list[Entry] = []
+    members = members_range(rulebook, stage)
+    for row, competitor in zip(rows, competitors, strict=True):
+        scored = score_row(row, reader, competitor)
+        if competitor is None or scored is None:
+            continue
+        klass, outside = classify(competitor, rulebook, problems, members=members)
+        table = scored.table or competitor.group or "all"
+        entries.append(
+            Entry(
+                id=competitor.id,
+                name=competitor.name,
+                metrics=scored.metrics,
+                score=scored.score,
+                table=table,
+                klass=klass,
+                outside=outside,
+                notes=scored.notes,
+            )
+        )
+    problems.raise_if_any()
+    order = list(table_order) or list(stage.groups) or ["all"]
+    titles = titles or {}
+    tables = []
+    for key in order:
+        members_of = [e for e in entries if e.table == key]
+        if members_of:
+            title = titles.get(key) or (
+                f"{stage.title} — group {key}" if key != "all" else stage.title
+            )
+            tables.append(build_table(key, title, members_of, stage))
+    return tables

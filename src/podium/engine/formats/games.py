@@ -1,0 +1,126 @@
+"""Game totals (bowling): each entrant bowls a fixed number of games; the pinfall is added up.
+
+Vocabulary:
+- game: one game's score, 0–300 (a ten-pin game; ``podium.engine.tenpin`` scores its rolls).
+- total: the pinfall of all games.
+- outside-in tie-break: equal totals are compared on the highest game, then the lowest, then the
+  next highest, the next lowest, and so on (ČBA §9 a–c); still equal after every game, the
+  entrants share the place (our decision).
+- division: the table an entrant plays in, from gender and the ladder average as of the
+  rulebook's reference date; an entrant not on the ladder goes to the lowest (fallback) division.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+
+from podium.engine.entries import Reason
+from podium.engine.formats.common import Scored, ScoreRow, single_result_tables
+from podium.engine.inputs import Competitor, RawRow, Reader
+from podium.engine.standings import Table
+from podium.rules.schema import Division, Divisions, GamesStage, Rulebook, Stage
+
+MAX_GAME = 300
+
+
+def outside_in(games: Sequence[int]) -> dict[str, int | None]:
+    """The metrics ``high-game``, ``low-game``, ``high-game-2``… of a set of games."""
+    ordered = sorted(games, reverse=True)
+    metrics: dict[str, int | None] = {}
+    for n in (1, 2, 3):
+        suffix = "" if n == 1 else f"-{n}"
+        high = ordered[n - 1] if len(ordered) >= 2 * n - 1 else None
+        low = ordered[-n] if len(ordered) >= 2 * n else None
+        metrics[f"high-game{suffix}"] = high
+        metrics[f"low-game{suffix}"] = low
+    return metrics
+
+
+def assign_division(
+    divisions: Divisions, gender: str | None, average: Decimal | None
+) -> tuple[Division, Reason]:
+    """The division for a gender and ladder average, with the reason (and its clause)."""
+    candidates = [d for d in divisions.items if d.gender in (None, gender)]
+    as_of = f" as of {divisions.reference_date.isoformat()}" if divisions.reference_date else ""
+    if average is None:
+        fallback = next(d for d in candidates if d.fallback)
+        text = f"Division {fallback.title}: not on the ladder{as_of}, so the lowest division"
+        return fallback, Reason(divisions.fallback_clause or fallback.clause, text)
+    for division in candidates:
+        low, high = division.average_min, division.average_max
+        if (low is None or average >= low) and (high is None or average <= high):
+            bounds = _bounds(division)
+            text = f"Division {division.title}: ladder average {average}{as_of} ({bounds})"
+            return division, Reason(division.clause, text)
+    raise ValueError(f"no division takes gender {gender} with average {average}")
+
+
+def _bounds(division: Division) -> str:
+    low, high = division.average_min, division.average_max
+    if low is not None and high is not None:
+        return f"{low}–{high}"
+    if low is not None:
+        return f"{low} or more"
+    return f"up to {high}"
+
+
+def tables(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> list[Table]:
+    if not isinstance(stage, GamesStage):
+        raise TypeError(f"not a games stage: {stage.format}")
+    columns = [f"g{i}" for i in range(1, stage.games + 1)]
+    divisions = rulebook.divisions if stage.tables_by == "division" else None
+    order: list[str] = []
+    titles: dict[str, str] = {}
+    if divisions is not None:
+        order = [d.key for d in divisions.items]
+        titles = {d.key: f"{stage.title} — {d.title}" for d in divisions.items}
+    return single_result_tables(
+        rulebook, stage, rows, columns, _scorer(columns, divisions), order, titles
+    )
+
+
+def _scorer(columns: Sequence[str], divisions: Divisions | None) -> ScoreRow:
+    def score(row: RawRow, reader: Reader, competitor: Competitor | None) -> Scored | None:
+        problems = reader.problems
+        before = len(problems)
+        games = [reader.count(row, c, maximum=MAX_GAME, what="game score") for c in columns]
+        for column, game in zip(columns, games, strict=True):
+            if game is None and not reader.text(row, column):
+                problems.add(reader.where(row, column), "every game needs its score")
+        table, note = _division(row, reader, competitor, divisions)
+        if len(problems) > before:
+            return None
+        scores = [g for g in games if g is not None]
+        total = sum(scores)
+        metrics: dict[str, int | None] = {"total": total, **outside_in(scores)}
+        text = f"{total} ({max(scores)} high)"
+        notes = (note,) if note else ()
+        return Scored(metrics, text, notes, table)
+
+    return score
+
+
+def _division(
+    row: RawRow, reader: Reader, competitor: Competitor | None, divisions: Divisions | None
+) -> tuple[str | None, Reason | None]:
+    if divisions is None:
+        return None, None
+    given = reader.text(row, "division")
+    if given:
+        known = {d.key: d for d in divisions.items}
+        if given not in known:
+            shown = ", ".join(known)
+            reader.problems.add(
+                reader.where(row, "division"), f"unknown division '{given}' ({shown})"
+            )
+            return None, None
+        return given, Reason(known[given].clause, f"Division {known[given].title}, as entered")
+    genders = {d.gender for d in divisions.items} - {None}
+    if competitor is None:
+        return None, None
+    if genders and competitor.gender is None:
+        reader.problems.add(reader.where(row, "gender"), "M or F is needed to choose the division")
+        return None, None
+    division, reason = assign_division(divisions, competitor.gender, competitor.average)
+    return division.key, reason

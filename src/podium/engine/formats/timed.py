@@ -1,0 +1,160 @@
+"""Timed puzzle solving: one puzzle (``timed-solve``) or several in turn (``team-solve``).
+
+Vocabulary:
+- recorded time: the clock time the referee wrote when the puzzle was finished.
+- missing piece: a piece absent at completion; each adds the rulebook's penalty to the time.
+- finisher: completed the puzzle within the limit; ranked by recorded time plus penalties.
+- non-finisher: ranked by counted pieces (more is better), after every finisher.
+- counted pieces: the pieces that count on an unfinished puzzle; under the "groups of at least
+  3" rule, the sum of the sizes of the joined groups that are large enough (``count_pieces``).
+- puzzles done: for a team stage, how many of its puzzles were finished; ``time`` is then when
+  the last finished puzzle was done, and ``pieces`` are counted on the puzzle in progress.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from podium.engine.entries import Reason
+from podium.engine.formats.common import Scored, ScoreRow, single_result_tables
+from podium.engine.inputs import Competitor, RawRow, Reader
+from podium.engine.standings import Table
+from podium.engine.timing import format_clock, parse_clock
+from podium.rules.schema import Rulebook, Stage, TeamSolveStage, TimedSolveStage
+
+
+def count_pieces(group_sizes: Sequence[int], min_group: int) -> int:
+    """Pieces that count: those in joined groups of at least ``min_group`` pieces."""
+    if any(size < 1 for size in group_sizes):
+        raise ValueError("a group has at least one piece")
+    return sum(size for size in group_sizes if size >= min_group)
+
+
+def tables(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> list[Table]:
+    if isinstance(stage, TimedSolveStage):
+        return single_result_tables(rulebook, stage, rows, ["time"], _solo_scorer(stage))
+    if isinstance(stage, TeamSolveStage):
+        required = ["done", "time", "pieces"]
+        return single_result_tables(rulebook, stage, rows, required, _team_scorer(stage))
+    raise TypeError(f"not a timed stage: {stage.format}")
+
+
+def _time(row: RawRow, reader: Reader, limit_min: int) -> int | None:
+    millis = reader.typed(row, "time", parse_clock)
+    if millis is not None and millis > limit_min * 60_000:
+        reader.problems.add(
+            reader.where(row, "time"),
+            f"{format_clock(millis)} is over the {limit_min}-minute limit of this stage",
+        )
+        return None
+    return millis
+
+
+def _penalty(
+    millis: int, missing: int, stage: TimedSolveStage | TeamSolveStage
+) -> tuple[int, str, tuple[Reason, ...]]:
+    """Time with penalties, its score text, and the note explaining the penalty."""
+    penalty_s = missing * stage.missing_piece_penalty_s
+    total = millis + penalty_s * 1000
+    if not penalty_s:
+        return total, format_clock(total), ()
+    note = Reason(
+        stage.penalty_clause,
+        f"Recorded {format_clock(millis)} + {missing} missing "
+        f"piece{'s' if missing != 1 else ''} × {stage.missing_piece_penalty_s} s "
+        f"= {format_clock(total)}",
+    )
+    return total, f"{format_clock(total)} (+{penalty_s} s)", (note,)
+
+
+def _counting_note(stage: TimedSolveStage | TeamSolveStage, pieces: int) -> Reason:
+    rule = stage.piece_counting
+    how = (
+        f"in joined groups of at least {rule.size}"
+        if rule.method == "groups-of-at-least"
+        else f"joined to at least {rule.size} others"
+    )
+    return Reason(rule.clause, f"Not finished: {pieces} pieces counted ({how})")
+
+
+def _solo_scorer(stage: TimedSolveStage) -> ScoreRow:
+    def score(row: RawRow, reader: Reader, _: Competitor | None) -> Scored | None:
+        problems = reader.problems
+        before = len(problems)
+        millis = _time(row, reader, stage.time_limit_min)
+        missing = reader.count(row, "missing", maximum=stage.pieces, what="number of pieces")
+        pieces = reader.count(row, "pieces", maximum=stage.pieces, what="number of pieces")
+        finished = bool(reader.text(row, "time"))
+        if finished and pieces is not None and pieces != stage.pieces:
+            problems.add(
+                reader.where(row, "pieces"),
+                "pieces are counted only for an unfinished puzzle, but this row has a time",
+            )
+        if not finished:
+            if missing:
+                problems.add(
+                    reader.where(row, "missing"),
+                    "missing pieces count only for a finished puzzle (this row has no time)",
+                )
+            if pieces is None and not reader.text(row, "pieces"):
+                problems.add(
+                    reader.where(row, "pieces"),
+                    "a row without a time needs the number of pieces placed",
+                )
+        if len(problems) > before:
+            return None
+        if finished and millis is not None:
+            total, text, notes = _penalty(millis, missing or 0, stage)
+            return Scored({"finished": 1, "time_ms": total, "pieces": None}, text, notes)
+        assert pieces is not None
+        note = _counting_note(stage, pieces)
+        return Scored({"finished": 0, "time_ms": None, "pieces": pieces}, f"{pieces} pcs", (note,))
+
+    return score
+
+
+def _team_scorer(stage: TeamSolveStage) -> ScoreRow:
+    n = len(stage.puzzles)
+    biggest = max(stage.puzzles)
+
+    def score(row: RawRow, reader: Reader, _: Competitor | None) -> Scored | None:
+        problems = reader.problems
+        before = len(problems)
+        done = reader.count(row, "done", maximum=n, what="number of puzzles")
+        millis = _time(row, reader, stage.time_limit_min)
+        pieces = reader.count(row, "pieces", maximum=biggest, what="number of pieces")
+        missing = reader.count(row, "missing", maximum=sum(stage.puzzles), what="number of pieces")
+        if done is None and not reader.text(row, "done"):
+            problems.add(reader.where(row, "done"), f"how many puzzles were finished (0–{n})")
+        if done and millis is None and not reader.text(row, "time"):
+            problems.add(reader.where(row, "time"), "a finished puzzle needs the time it was done")
+        if done is not None and done < n and pieces is None and not reader.text(row, "pieces"):
+            problems.add(
+                reader.where(row, "pieces"), "the puzzle in progress needs its counted pieces"
+            )
+        if done == n and pieces:
+            problems.add(
+                reader.where(row, "pieces"),
+                "every puzzle is finished, so there are no pieces to count",
+            )
+        if len(problems) > before or done is None:
+            return None
+        notes: list[Reason] = []
+        interpretation = Reason(
+            stage.ranking.clause,
+            f"Team ranking (our interpretation): puzzles finished, then the time of the last "
+            f"one if all {n} are done, else the pieces counted on the unfinished one",
+        )
+        notes.append(interpretation)
+        if done == n and millis is not None:
+            total, text, penalty = _penalty(millis, missing or 0, stage)
+            notes.extend(penalty)
+            return Scored(
+                {"done": done, "time_ms": total, "pieces": None}, f"{n}/{n} {text}", tuple(notes)
+            )
+        assert pieces is not None
+        notes.append(_counting_note(stage, pieces))
+        text = f"{done}/{n} + {pieces} pcs"
+        return Scored({"done": done, "time_ms": None, "pieces": pieces}, text, tuple(notes))
+
+    return score

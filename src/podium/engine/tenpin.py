@@ -1,0 +1,188 @@
+"""Ten-pin bowling: from the rolls of one game to its frame-by-frame running total.
+
+Vocabulary:
+- roll: one ball, recorded as the number of pins it knocked down (0 to 10).
+- frame: one turn at a rack of ten pins; a game has ten. Frames 1-9 take two rolls, or one
+  if it is a strike. Frame 10 takes two rolls, or three if it holds a strike or a spare.
+- strike: all ten pins down with the first roll at a full rack. Scores 10 plus the next two
+  rolls.
+- spare: the pins left standing by a frame's first roll all down with its second. Scores 10
+  plus the next roll.
+- bonus ball: a roll in frame 10 after a strike or spare there; it only pays that bonus. After
+  a strike or spare the pins are reset, otherwise a bonus ball aims at the pins left standing.
+- foul: a roll that crosses the foul line; it is recorded and counts 0 pins.
+- mark: how a scoresheet writes a roll: a number, X (strike), / (spare), - (no pins) or
+  F (foul).
+- running total: the game's score so far, written after each frame; after frame 10 it is the
+  total.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from podium.engine.errors import InputError, Problem
+
+__all__ = ["FRAMES", "PINS", "Game", "parse_rolls", "score_game", "score_tokens"]
+
+FRAMES = 10
+PINS = 10
+
+_INTEGER = re.compile(r"-?[0-9]+")
+
+
+@dataclass(frozen=True)
+class Game:
+    """A complete game: its rolls, the running total after each frame, and the total."""
+
+    rolls: tuple[int, ...]
+    frames: tuple[int, ...]
+    total: int
+
+
+class _Impossible(Exception):
+    """A roll that cannot happen; the caller knows which roll it was."""
+
+
+class _Lane:
+    """Follows a game roll by roll, refusing any roll the pins on the lane do not allow."""
+
+    def __init__(self) -> None:
+        self.frame = 1
+        self.balls: list[int] = []  # rolls so far in the current frame
+        self.standing = PINS
+        self.fresh = True  # no roll yet at this rack: only here can a strike happen
+        self.rolled = 0
+
+    @property
+    def over(self) -> bool:
+        return self.frame > FRAMES
+
+    def check_open(self) -> None:
+        if self.over:
+            raise _Impossible(f"the game already ended at roll {self.rolled}")
+
+    def roll(self, pins: int) -> None:
+        self.check_open()
+        if pins < 0:
+            raise _Impossible(f"{pins} is negative: a roll knocks down 0 to {PINS} pins")
+        if pins > PINS:
+            raise _Impossible(f"{pins} is more than the {PINS} pins on the lane")
+        if pins > self.standing:
+            raise _Impossible(self._too_many(pins))
+        self.rolled += 1
+        self.balls.append(pins)
+        self.standing -= pins
+        self.fresh = False
+        if self._frame_done():
+            self.frame += 1
+            self.balls = []
+        elif self.standing > 0:
+            return
+        # A new frame, or in frame 10 a strike or spare earning bonus balls at a new rack.
+        self.standing = PINS
+        self.fresh = True
+
+    def _frame_done(self) -> bool:
+        if self.frame < FRAMES:
+            return self.standing == 0 or len(self.balls) == 2
+        return len(self.balls) == 3 or (len(self.balls) == 2 and sum(self.balls) < PINS)
+
+    def _too_many(self, pins: int) -> str:
+        previous = self.balls[-1]
+        if self.frame == FRAMES and self.balls[0] == PINS:
+            return (
+                f"bonus rolls in the 10th frame cannot score more than {PINS} pins "
+                f"({previous} + {pins})"
+            )
+        return f"two rolls in a frame cannot score more than {PINS} pins ({previous} + {pins})"
+
+    def unfinished(self) -> str:
+        if not self.balls:
+            if self.frame == FRAMES:
+                return "the game is not finished: frame 10 has not been rolled"
+            return f"the game is not finished: frames {self.frame}–{FRAMES} have not been rolled"
+        # Only frame 10 after a strike can need two more; every other open frame needs one.
+        needed = 2 if self.balls == [PINS] else 1
+        missing = f"frame {self.frame} needs {needed} more roll{'s' if needed > 1 else ''}"
+        if self.frame < FRAMES:
+            missing += f", and frames {self.frame + 1}–{FRAMES} have not been rolled"
+        return f"the game is not finished: {missing}"
+
+
+def _pins(token: str, lane: _Lane) -> int:
+    mark = token.strip().upper()
+    if mark in ("-", "F"):
+        return 0
+    if mark == "X":
+        if not lane.fresh:
+            raise _Impossible(
+                "'X' is a strike, only possible with the first roll at a full rack; "
+                "write '/' for a spare"
+            )
+        return PINS
+    if mark == "/":
+        if lane.fresh:
+            raise _Impossible("'/' is a spare, so it must follow a roll that left pins standing")
+        return lane.standing
+    if _INTEGER.fullmatch(mark):
+        return int(mark)
+    raise _Impossible(f"{token!r} is not a roll: use 0–{PINS}, X, /, - or F")
+
+
+def _refuse(position: int, error: _Impossible) -> InputError:
+    return InputError([Problem(f"roll {position}", str(error))])
+
+
+def parse_rolls(tokens: Sequence[str]) -> list[int]:
+    """Pins knocked down by each mark, refusing the first roll that cannot happen.
+
+    An unfinished game is not refused here, so a game in progress can be read.
+    """
+    lane = _Lane()
+    rolls: list[int] = []
+    for position, token in enumerate(tokens, start=1):
+        try:
+            # A roll after the end is the real problem, whatever mark it uses.
+            lane.check_open()
+            pins = _pins(token, lane)
+            lane.roll(pins)
+        except _Impossible as error:
+            raise _refuse(position, error) from None
+        rolls.append(pins)
+    return rolls
+
+
+def score_game(rolls: Sequence[int]) -> Game:
+    """Score one complete game, refusing the first roll that cannot happen or an unfinished game."""
+    lane = _Lane()
+    for position, pins in enumerate(rolls, start=1):
+        try:
+            lane.roll(pins)
+        except _Impossible as error:
+            raise _refuse(position, error) from None
+    if not lane.over:
+        raise InputError([Problem(f"roll {len(rolls) + 1}", lane.unfinished())])
+
+    frames: list[int] = []
+    total = 0
+    first = 0  # index of the frame's first roll
+    for _ in range(FRAMES):
+        if rolls[first] == PINS:
+            total += PINS + rolls[first + 1] + rolls[first + 2]
+            first += 1
+        elif rolls[first] + rolls[first + 1] == PINS:
+            total += PINS + rolls[first + 2]
+            first += 2
+        else:
+            total += rolls[first] + rolls[first + 1]
+            first += 2
+        frames.append(total)
+    return Game(rolls=tuple(rolls), frames=tuple(frames), total=total)
+
+
+def score_tokens(tokens: Sequence[str]) -> Game:
+    """Score one complete game written as marks (see parse_rolls)."""
+    return score_game(parse_rolls(tokens))

@@ -1,0 +1,45 @@
+"""Checks of a rulebook that need the engine: do the criteria it names exist and fit the format?
+
+Vocabulary: a *format* (``timed-solve``, ``games``…) computes certain metrics for each entry; a
+criterion can rank a stage only if the stage's format computes the metric it reads.
+"""
+
+from __future__ import annotations
+
+from podium.engine import criteria as _criteria  # noqa: F401  (registers the criteria)
+from podium.engine.errors import Problem
+from podium.engine.ranking import REGISTRY
+from podium.rules.schema import Rulebook
+
+FORMAT_CRITERIA: dict[str, frozenset[str]] = {
+    "timed-solve": frozenset({"finished", "time", "pieces"}),
+    "team-solve": frozenset({"puzzles-done", "time", "pieces"}),
+    "games": frozenset(
+        {"total", "high-game", "low-game", "high-game-2", "low-game-2", "high-game-3", "low-game-3"}
+    ),
+    "chgk-tour": frozenset({"questions"}),
+    "chgk-season": frozenset({"points", "season-questions", "season-place-sum"}),
+    "head-to-head": frozenset({"match-points", "head-to-head", "question-difference"}),
+    "superfinal": frozenset({"questions"}),
+}
+
+
+def check_rulebook(rulebook: Rulebook) -> list[Problem]:
+    problems: list[Problem] = []
+    for i, stage in enumerate(rulebook.stages):
+        allowed = FORMAT_CRITERIA[stage.format]
+        for j, ref in enumerate(stage.ranking.criteria):
+            where = f"stages[{i}].ranking.criteria[{j}]"
+            if ref.key not in REGISTRY:
+                known = ", ".join(sorted(REGISTRY))
+                problems.append(Problem(where, f"unknown criterion '{ref.key}'; known: {known}"))
+            elif ref.key not in allowed:
+                fits = ", ".join(sorted(allowed))
+                problems.append(
+                    Problem(
+                        where,
+                        f"criterion '{ref.key}' does not apply to format '{stage.format}' "
+                        f"(it takes: {fits})",
+                    )
+                )
+    return problems

@@ -1,0 +1,211 @@
+"""Reading a rulebook from YAML, with errors that point at the file, line and field.
+
+Vocabulary:
+- preset: a rulebook shipped in the package, named by its key (``cz-jigsaw``…).
+- source: what a rulebook was read from: a preset name or a file path.
+- rulebook error: every problem found in one document, each as ``file:line: field.path: message``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from podium.rules.schema import Rulebook
+
+PRESETS = ("cz-jigsaw", "it-puzzle-party", "cba-qualifier", "deti-kolomny")
+
+
+@dataclass(frozen=True)
+class RulebookProblem:
+    file: str
+    line: int | None
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+
+
+class RulebookError(ValueError):
+    def __init__(self, problems: Sequence[RulebookProblem]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+def preset_text(name: str) -> str:
+    if name not in PRESETS:
+        raise KeyError(name)
+    return resources.files("podium.rules").joinpath("presets", f"{name}.yaml").read_text("utf-8")
+
+
+def load(source: str | Path) -> Rulebook:
+    """Load a preset by name, or a rulebook file by path."""
+    if isinstance(source, str) and source in PRESETS:
+        return parse(preset_text(source), f"preset:{source}")
+    path = Path(source)
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        known = ", ".join(PRESETS)
+        msg = f"no such file, and not a preset name (presets: {known})"
+        raise RulebookError([RulebookProblem(str(source), None, "", msg)]) from None
+    except UnicodeDecodeError as exc:
+        msg = f"not UTF-8 text (byte {exc.start})"
+        raise RulebookError([RulebookProblem(str(source), None, "", msg)]) from None
+    except OSError as exc:  # a directory, no permission…: still one line, not a traceback
+        msg = f"cannot read: {exc.strerror or exc}"
+        raise RulebookError([RulebookProblem(str(source), None, "", msg)]) from None
+    return parse(text, str(path))
+
+
+def parse(text: str, filename: str = "<rulebook>") -> Rulebook:
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise RulebookError(
+            [RulebookProblem(filename, line, "", f"not valid YAML: {problem}")]
+        ) from None
+    if not isinstance(data, dict):
+        msg = "a rulebook is a mapping of settings (key: value), not empty or a list"
+        raise RulebookError([RulebookProblem(filename, 1, "", msg)])
+    # YAML keeps the last of two equal keys without a word; a rulebook must not lose a setting.
+    problems = _repeated_keys(filename, node, [])
+    try:
+        rulebook = Rulebook.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+        # A list whose items failed is also reported as too short; the item errors say it all.
+        locs = [tuple(e["loc"]) for e in errors]
+        errors = [
+            e
+            for e in errors
+            if not (e["type"] == "too_short" and any(_below(tuple(e["loc"]), o) for o in locs))
+        ]
+        problems += [_problem(filename, node, err) for err in errors]
+    if problems:
+        raise RulebookError(problems)
+    return rulebook
+
+
+def _repeated_keys(
+    filename: str, node: yaml.Node | None, parts: list[str]
+) -> list[RulebookProblem]:
+    problems: list[RulebookProblem] = []
+    if isinstance(node, yaml.MappingNode):
+        first: dict[object, int] = {}
+        for key, value in node.value:
+            name = key.value if isinstance(key, yaml.ScalarNode) else None
+            line = key.start_mark.line + 1
+            if name in first:
+                path = ".".join([*parts, str(name)])
+                msg = f"setting repeated (first at line {first[name]}); write it once"
+                problems.append(RulebookProblem(filename, line, path, msg))
+            elif name is not None:
+                first[name] = line
+            problems += _repeated_keys(filename, value, [*parts, str(name)])
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            indexed = [*parts[:-1], f"{parts[-1]}[{i}]"] if parts else [f"[{i}]"]
+            problems += _repeated_keys(filename, item, indexed)
+    return problems
+
+
+def _below(parent: tuple[Any, ...], other: tuple[Any, ...]) -> bool:
+    return len(other) > len(parent) and other[: len(parent)] == parent
+
+
+def _problem(filename: str, root: yaml.Node | None, err: Any) -> RulebookProblem:
+    loc = tuple(err["loc"])
+    tag = ""
+    if err["type"] in ("union_tag_invalid", "union_tag_not_found"):
+        # The setting that picks the variant (format:, kind:) is what is wrong or missing.
+        tag = err["ctx"]["discriminator"].strip("'")
+        loc = (*loc, tag)
+    line, path = _locate(root, loc)
+    message = err["msg"]
+    if err["type"] in ("missing", "union_tag_not_found"):
+        message = "required setting is missing"
+    elif err["type"] == "extra_forbidden":
+        message = "unknown setting (check its spelling and where it is placed)"
+    elif err["type"] == "union_tag_invalid":
+        message = (
+            f"unknown {tag} '{err['ctx']['tag']}'; expected one of: {err['ctx']['expected_tags']}"
+        )
+    elif err["type"] == "literal_error":
+        message = f"expected {err['ctx']['expected']}"
+    if message.startswith("Value error, "):
+        message = message.removeprefix("Value error, ")
+    return RulebookProblem(filename, line, path, message)
+
+
+def _locate(root: yaml.Node | None, loc: Sequence[str | int]) -> tuple[int | None, str]:
+    """The line of the deepest YAML node along ``loc``, and ``loc`` as a dotted path.
+
+    A setting's line is the line of its key, where a reader looks for it, not the first line of
+    its nested value.
+    """
+    node = root
+    line = node.start_mark.line + 1 if node is not None else None
+    parts: list[str] = []
+    tagged = False
+    for part in loc:
+        if _is_tag(node, part) and not tagged:
+            tagged = True  # discriminated unions add the tag (e.g. 'games') to the path
+            continue
+        tagged = False
+        if isinstance(part, int):
+            parts[-1:] = [f"{parts[-1]}[{part}]"] if parts else [f"[{part}]"]
+        else:
+            parts.append(part)
+        found = _child(node, part)
+        if found is None:
+            break
+        mark, node = found
+        line = mark.start_mark.line + 1
+    return line, ".".join(parts)
+
+
+# The settings whose value picks a variant of a discriminated union (stages, eligibility rules).
+TAG_KEYS = ("format", "kind")
+
+
+def _is_tag(node: yaml.Node | None, part: str | int) -> bool:
+    if not isinstance(node, yaml.MappingNode):
+        return False
+    for key in TAG_KEYS:
+        found = _child(node, key)
+        if found is not None and isinstance(found[1], yaml.ScalarNode) and found[1].value == part:
+            return True
+    return False
+
+
+def _child(node: yaml.Node | None, part: str | int) -> tuple[yaml.Node, yaml.Node] | None:
+    """The node that marks the child's line (its key, or the list item) and the child itself."""
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if key.value == part:
+                return key, value
+    if isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+        item: yaml.Node = node.value[part]
+        return item, item
+    return None
+
+
+def json_schema() -> str:
+    schema = Rulebook.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "Podium rulebook"
+    return json.dumps(schema, indent=2, ensure_ascii=False)
