@@ -13,10 +13,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
 	touch $(STAMP)
 
+# Until the web application exists, `make run` shows the standings of every bundled example:
+# examples/<preset>/<stage>.csv is one stage of the preset rulebook of that name.
 run: $(STAMP)
-	@for ex in examples/*/; do \
-		echo "== $$ex"; \
-		sh "$$ex/run.sh" "$(BIN)/podium" || exit 1; \
+	@for csv in examples/*/*.csv; do \
+		preset=$$(basename $$(dirname $$csv)); stage=$$(basename $$csv .csv); \
+		echo; echo "== podium standings $$preset $$csv --stage $$stage"; \
+		$(BIN)/podium standings $$preset $$csv --stage $$stage || exit 1; \
 	done
 
 test: $(STAMP)

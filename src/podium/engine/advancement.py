@@ -28,11 +28,14 @@ class Decision:
     reason: Reason | None
 
 
-def advance(placed: Sequence[Placed], rule: Advancement, table: str) -> dict[str, Decision]:
+def advance(
+    placed: Sequence[Placed], rule: Advancement, table: str, scope: str = ""
+) -> dict[str, Decision]:
+    """Decisions for one table; ``scope`` names it in reasons (" in group A")."""
     decisions: dict[str, Decision] = {}
     pools = rule.pools_for(table)
     for pool in pools:
-        decisions.update(_fill(placed, pool, rule, table))
+        decisions.update(_fill(placed, pool, rule, scope))
     for p in placed:
         if p.entry.id not in decisions:
             text = "Does not advance: no quota takes this entrant's class"
@@ -43,13 +46,12 @@ def advance(placed: Sequence[Placed], rule: Advancement, table: str) -> dict[str
 
 
 def _fill(
-    placed: Sequence[Placed], pool: Pool, rule: Advancement, table: str
+    placed: Sequence[Placed], pool: Pool, rule: Advancement, scope: str
 ) -> dict[str, Decision]:
     decisions: dict[str, Decision] = {}
     candidates = [p for p in placed if p.entry.klass in pool.classes]
     taken = 0
     clause = pool.clause or rule.clause
-    scope = "" if table == "all" else f" in {table}"
     for _, tied_iter in groupby(candidates, key=lambda p: p.place):
         tied = list(tied_iter)
         first, last = taken + 1, taken + len(tied)

@@ -8,8 +8,11 @@ Vocabulary:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+_ROW = re.compile(r"row (\d+)")
 
 
 @dataclass(frozen=True)
@@ -52,5 +55,11 @@ class Problems:
         return bool(self._items)
 
     def raise_if_any(self) -> None:
+        """Raise every problem, in the order of the rows they are on (checks run in passes)."""
         if self._items:
-            raise InputError(self._items)
+            raise InputError(sorted(self._items, key=_row_number))
+
+
+def _row_number(problem: Problem) -> int:
+    match = _ROW.match(problem.where)
+    return int(match.group(1)) if match else 0

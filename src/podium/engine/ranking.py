@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import ClassVar, TypeVar
 
@@ -146,9 +146,14 @@ def rank(
     position = 0
     for group in groups:
         place, place_to = position + 1, position + len(group)
+        split = splits.get(group[0])
+        if split is not None and placed:
+            # Later criteria may have reordered the rows above; name the row now directly above
+            # (it was tied with the recorded one on the splitting criterion, so the values hold).
+            split = replace(split, above=placed[-1].entry)
         for i in group:
-            split = splits.get(i) if i == group[0] else None
-            placed.append(Placed(base[i], place, place_to, split, id(group) in held))
+            first = split if i == group[0] else None
+            placed.append(Placed(base[i], place, place_to, first, id(group) in held))
         position = place_to
     return placed
 
@@ -222,6 +227,10 @@ def _split(
     splits: dict[int, Split],
 ) -> list[list[int]]:
     out: list[list[int]] = [[group[order[0]]]]
+    head, first = group[0], group[order[0]]
+    if first != head and head in splits:
+        # The group's split from the rows above passes to whoever now leads the group.
+        splits[first] = splits.pop(head)
     previous = order[0]
     for local in order[1:]:
         if keys[local] == keys[previous]:

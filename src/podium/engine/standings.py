@@ -22,6 +22,7 @@ from podium.engine.ranking import (
     Placed,
     PlayoffZone,
     RowCriterion,
+    Split,
     criteria_for,
     official_places,
     rank,
@@ -76,7 +77,9 @@ def build_table(key: str, title: str, entries: Sequence[Entry], stage: Stage) ->
         zone = PlayoffZone(ranking.playoff.after, first, last)
     placed = rank(entries, criteria, playoff=zone)
     official = official_places(placed)
-    decisions = advance(placed, stage.advancement, key) if stage.advancement else {}
+    scope = f" in group {key}" if key in stage.groups else ""
+    decisions = advance(placed, stage.advancement, key, scope) if stage.advancement else {}
+    runner_up = placed[1].split if len(placed) > 1 else None
     rows = []
     for p in placed:
         e = p.entry
@@ -84,7 +87,7 @@ def build_table(key: str, title: str, entries: Sequence[Entry], stage: Stage) ->
         reasons: list[Reason] = []
         if e.outside:
             reasons.append(e.outside)
-        reasons.extend(_rank_reasons(p, criteria, clauses, stage))
+        reasons.extend(_rank_reasons(p, criteria, clauses, stage, runner_up))
         reasons.extend(e.notes)
         points = None
         if stage.points and off_rank is not None and off_rank_to is not None:
@@ -114,7 +117,11 @@ def build_table(key: str, title: str, entries: Sequence[Entry], stage: Stage) ->
 
 
 def _rank_reasons(
-    p: Placed, criteria: Sequence[Criterion], clauses: dict[str, str | None], stage: Stage
+    p: Placed,
+    criteria: Sequence[Criterion],
+    clauses: dict[str, str | None],
+    stage: Stage,
+    runner_up: Split | None,
 ) -> list[Reason]:
     reasons: list[Reason] = []
     if p.split is not None:
@@ -127,9 +134,11 @@ def _rank_reasons(
             )
         )
     elif p.place == 1 and not p.tied:
-        values = [(c, c.column([p.entry])[0]) for c in criteria if isinstance(c, RowCriterion)]
-        shown = ", ".join(c.phrase(v) for c, v in values if v is not None)
-        reasons.append(Reason(clauses[criteria[0].key], f"First: {shown}"))
+        # Show what the leader leads on: the criteria up to the one that split off the next row.
+        shown = criteria[: (criteria.index(runner_up.criterion) + 1) if runner_up else 1]
+        values = [(c, c.column([p.entry])[0]) for c in shown if isinstance(c, RowCriterion)]
+        text = ", ".join(c.phrase(v) for c, v in values if v is not None)
+        reasons.append(Reason(clauses[criteria[0].key], f"First: {text}"))
     if p.tied:
         shared = span(p.place, p.place_to)
         playoff = stage.ranking.playoff

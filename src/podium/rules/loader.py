@@ -9,6 +9,7 @@ Vocabulary:
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -21,6 +22,25 @@ from pydantic import ValidationError
 from podium.rules.schema import Rulebook
 
 PRESETS = ("cz-jigsaw", "it-puzzle-party", "cba-qualifier", "deti-kolomny")
+
+BOOL_TAG = "tag:yaml.org,2002:bool"
+
+
+class RulebookLoader(yaml.SafeLoader):
+    """YAML 1.2 booleans: only ``true`` and ``false``.
+
+    YAML 1.1 also reads ``on``, ``off``, ``yes`` and ``no`` as booleans, which would turn the
+    setting ``on:`` (the day an age is taken on) into the key ``True``.
+    """
+
+
+RulebookLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != BOOL_TAG]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+RulebookLoader.add_implicit_resolver(
+    BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
 
 
 @dataclass(frozen=True)
@@ -69,8 +89,8 @@ def load(source: str | Path) -> Rulebook:
 
 def parse(text: str, filename: str = "<rulebook>") -> Rulebook:
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        node = yaml.compose(text, Loader=RulebookLoader)
+        data = yaml.load(text, Loader=RulebookLoader)  # a SafeLoader: builds plain data only
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -134,6 +154,8 @@ def _problem(filename: str, root: yaml.Node | None, err: Any) -> RulebookProblem
         # The setting that picks the variant (format:, kind:) is what is wrong or missing.
         tag = err["ctx"]["discriminator"].strip("'")
         loc = (*loc, tag)
+    elif err["type"] == "invalid_key":
+        loc = (*loc[:-1], str(loc[-1]))  # the offending key itself, e.g. '2020' written as 2020
     line, path = _locate(root, loc)
     message = err["msg"]
     if err["type"] in ("missing", "union_tag_not_found"):
@@ -144,6 +166,8 @@ def _problem(filename: str, root: yaml.Node | None, err: Any) -> RulebookProblem
         message = (
             f"unknown {tag} '{err['ctx']['tag']}'; expected one of: {err['ctx']['expected_tags']}"
         )
+    elif err["type"] == "invalid_key":
+        message = "a setting's name must be text, not a number or a date"
     elif err["type"] == "literal_error":
         message = f"expected {err['ctx']['expected']}"
     if message.startswith("Value error, "):

@@ -168,8 +168,9 @@ class Divisions(Rule):
         if len(set(keys)) != len(keys):
             raise ValueError("division keys repeat")
         for gender in {d.gender for d in self.items}:
-            if sum(d.fallback for d in self.items if d.gender == gender) > 1:
-                raise ValueError(f"more than one fallback division for gender {gender}")
+            # An entrant not on the ladder goes to the fallback: each gender needs exactly one.
+            if sum(d.fallback for d in self.items if d.gender == gender) != 1:
+                raise ValueError(f"gender {gender} needs exactly one fallback division")
         return self
 
 

@@ -122,5 +122,9 @@ def _division(
     if genders and competitor.gender is None:
         reader.problems.add(reader.where(row, "gender"), "M or F is needed to choose the division")
         return None, None
-    division, reason = assign_division(divisions, competitor.gender, competitor.average)
+    try:
+        division, reason = assign_division(divisions, competitor.gender, competitor.average)
+    except ValueError as exc:  # an average in no division's range (e.g. 189.995)
+        reader.problems.add(reader.where(row, "average"), str(exc))
+        return None, None
     return division.key, reason

@@ -132,6 +132,13 @@ def _team_scorer(stage: TeamSolveStage) -> ScoreRow:
             problems.add(
                 reader.where(row, "pieces"), "the puzzle in progress needs its counted pieces"
             )
+        if done == 0 and reader.text(row, "time"):
+            problems.add(reader.where(row, "time"), "no puzzle is finished, so there is no time")
+        if done is not None and done < n and missing:
+            problems.add(
+                reader.where(row, "missing"),
+                f"missing pieces count only when all {n} puzzles are finished",
+            )
         if done == n and pieces:
             problems.add(
                 reader.where(row, "pieces"),

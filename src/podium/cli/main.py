@@ -1,0 +1,18 @@
+"""The ``podium`` command: offline standings from files, rulebooks, bowling scores."""
+
+from __future__ import annotations
+
+import typer
+
+from podium.cli import bowling, rulebook, standings
+
+app = typer.Typer(
+    name="podium",
+    help="Podium runs competitions from their rulebooks.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(rulebook.app, name="rulebook")
+app.add_typer(bowling.app, name="bowling")
+app.command("standings")(standings.command)

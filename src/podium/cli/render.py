@@ -1,0 +1,136 @@
+"""Standings as people and programs read them: a table, JSON (DESIGN §3) or CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from decimal import Decimal
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from podium.engine.standings import Row, Standings
+
+
+def _places(first: int | None, last: int | None) -> str:
+    if first is None or last is None:
+        return "—"
+    return str(first) if first == last else f"{first}–{last}"
+
+
+def _points(points: Decimal | None) -> float | None:
+    return None if points is None else float(points)
+
+
+def row_dict(row: Row, table: str) -> dict[str, Any]:
+    e = row.entry
+    return {
+        "id": e.id,
+        "name": e.name,
+        "table": table,
+        "rank": row.rank,
+        "rank_to": row.rank_to,
+        "official_rank": row.official_rank,
+        "official_rank_to": row.official_rank_to,
+        "points": _points(row.points),
+        "advances": row.advances,
+        "playoff": row.playoff,
+        "prize": row.prize,
+        "official": e.official,
+        "class": e.klass,
+        "score": e.score,
+        "metrics": {
+            k: (None if v is None else float(v) if not isinstance(v, int) else v)
+            for k, v in e.metrics.items()
+        },
+        "reasons": [{"clause": r.clause, "text": r.text} for r in row.reasons],
+    }
+
+
+def to_json(standings: Standings) -> str:
+    doc = {
+        "rulebook": standings.rulebook,
+        "stage": standings.stage,
+        "tables": [
+            {"key": t.key, "title": t.title, "rows": [row_dict(r, t.key) for r in t.rows]}
+            for t in standings.tables
+        ],
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2)
+
+
+CSV_COLUMNS = (
+    "table", "rank", "rank_to", "official_rank", "official_rank_to", "id", "name", "score",
+    "points", "advances", "playoff", "prize", "class", "reasons",
+)  # fmt: skip
+
+
+def to_csv(standings: Standings) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for table in standings.tables:
+        for row in table.rows:
+            d = row_dict(row, table.key)
+            d["points"] = "" if row.points is None else str(row.points)
+            d["reasons"] = " | ".join(r.text for r in row.reasons)
+            for flag in ("advances", "playoff", "prize"):
+                d[flag] = "yes" if d[flag] else "no"
+            writer.writerow(["" if d[c] is None else d[c] for c in CSV_COLUMNS])
+    return out.getvalue()
+
+
+def _why(row: Row) -> str:
+    """The one or two reasons a reader wants first: what placed it, and what follows."""
+    texts = [r.text for r in row.reasons]
+    rank = next(
+        (t for t in texts if t.startswith(("Below", "First", "Shares", "Tied"))),
+        texts[0] if texts else "",
+    )
+    tail = next((t for t in texts if t.startswith(("Advances", "Does not", "Tied at"))), "")
+    return "; ".join(t for t in (rank, tail) if t)
+
+
+def _mark(row: Row) -> str:
+    marks = []
+    if row.advances:
+        marks.append("✓ advances")
+    if row.playoff:
+        marks.append("play-off")
+    if row.prize:
+        marks.append("prize")
+    if not row.entry.official:
+        marks.append("outside")
+    return ", ".join(marks)
+
+
+def print_table(standings: Standings, console: Console) -> None:
+    for table in standings.tables:
+        grid = RichTable(title=table.title, title_justify="left", expand=False)
+        for header, justify in (
+            ("Place", "right"),
+            ("Pos.", "right"),
+            ("Entrant", "left"),
+            ("Score", "right"),
+            ("", "left"),
+            ("Why", "left"),
+        ):
+            grid.add_column(header, justify=justify)  # type: ignore[arg-type]
+        for row in table.rows:
+            score = row.entry.score
+            if row.points is not None:
+                score = f"{score} / {row.points} pts"
+            name = row.entry.name
+            if name != row.entry.id:
+                name = f"{name} ({row.entry.id})"
+            grid.add_row(
+                _places(row.official_rank, row.official_rank_to),
+                _places(row.rank, row.rank_to),
+                name,
+                score,
+                _mark(row),
+                _why(row),
+            )
+        console.print(grid)

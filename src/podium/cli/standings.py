@@ -1,0 +1,55 @@
+"""``podium standings RULEBOOK RESULTS --stage STAGE [--format table|json|csv]`` (DESIGN §3)."""
+
+from __future__ import annotations
+
+import enum
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from podium.cli.csvfile import read_rows
+from podium.cli.render import print_table, to_csv, to_json
+from podium.engine.compute import compute_standings
+from podium.engine.errors import InputError
+from podium.engine.validate import check_rulebook
+from podium.rules.loader import RulebookError, load
+
+
+class Format(enum.StrEnum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+def fail(lines: list[str]) -> None:
+    for line in lines:
+        print(f"error: {line}", file=sys.stderr)
+    raise typer.Exit(2)
+
+
+def command(
+    rulebook: str = typer.Argument(..., help="A preset name (cz-jigsaw, …) or a rulebook file."),
+    results: Path = typer.Argument(..., help="Results CSV (UTF-8, ',' or ';')."),
+    stage: str = typer.Option(..., "--stage", help="The stage id, e.g. individual-qualification."),
+    output: Format = typer.Option(Format.table, "--format", help="table, json or csv."),
+) -> None:
+    """Compute a stage's standings from a results file and explain every row."""
+    try:
+        book = load(rulebook)
+    except RulebookError as exc:
+        fail([str(p) for p in exc.problems])
+    problems = check_rulebook(book)
+    if problems:
+        fail([f"{rulebook}: {p}" for p in problems])
+    try:
+        standings = compute_standings(book, stage, read_rows(results))
+    except InputError as exc:
+        fail([str(p) for p in exc.problems])
+    if output is Format.json:
+        sys.stdout.write(to_json(standings) + "\n")
+    elif output is Format.csv:
+        sys.stdout.write(to_csv(standings))
+    else:
+        print_table(standings, Console(width=max(Console().width, 140)))
