@@ -19,6 +19,15 @@ from podium.engine.timing import format_clock
 HIGHER, LOWER = Direction.HIGHER, Direction.LOWER
 
 
+class _WholePoints:
+    """Match points are whole or half numbers: print 3 or 1.5, not 3.000."""
+
+    def describe(self, value: Number | None) -> str:
+        if value is None:
+            return "none"
+        return format(Decimal(value).normalize(), "f")  # type: ignore[arg-type]
+
+
 @register
 class Finished(RowCriterion):
     """Entrants who completed the puzzle rank before those who did not."""
@@ -147,7 +156,7 @@ class SeasonPlaceSum(RowCriterion):
 
 
 @register
-class MatchPoints(RowCriterion):
+class MatchPoints(_WholePoints, RowCriterion):
     """Points for battles won, drawn and lost (head-to-head league); more is better."""
 
     key = "match-points"
@@ -157,7 +166,7 @@ class MatchPoints(RowCriterion):
 
 
 @register
-class HeadToHead(GroupCriterion):
+class HeadToHead(_WholePoints, GroupCriterion):
     """Match points earned in the battles among the entrants still tied; more is better."""
 
     key = "head-to-head"

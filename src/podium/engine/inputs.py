@@ -24,7 +24,10 @@ from podium.engine.errors import Problems
 
 T = TypeVar("T")
 
-YES_NO = {"yes": True, "no": False, "y": True, "n": False, "1": True, "0": False, "": None}
+YES_NO = {
+    "yes": True, "no": False, "y": True, "n": False, "true": True, "false": False,
+    "1": True, "0": False, "": None,
+}  # fmt: skip
 _COUNTRY = re.compile(r"^[A-Z]{2}$")
 
 

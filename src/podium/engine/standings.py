@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
+from podium.engine import criteria as _criteria  # noqa: F401  (registers the criteria)
 from podium.engine.advancement import Decision, advance
 from podium.engine.entries import Entry, Reason
 from podium.engine.ranking import (

@@ -2,15 +2,15 @@
 
 Vocabulary:
 - time: a duration in whole milliseconds (an ``int``); never a float.
-- clock text: ``H:MM:SS`` or ``M:SS``, optionally with a decimal fraction of a second
-  (``1:02:03.5``), as referees write it on a sheet.
+- clock text: ``H:MM:SS`` or ``M:SS`` (minutes may pass 59 without hours: ``89:59``),
+  optionally with a decimal fraction of a second (``1:02:03.5``), as referees write it.
 """
 
 from __future__ import annotations
 
 import re
 
-_CLOCK = re.compile(r"^(?:(\d+):)?([0-5]?\d):([0-5]\d)(?:[.,](\d{1,3}))?$")
+_CLOCK = re.compile(r"^(?:(\d+):)?(\d{1,3}):([0-5]\d)(?:[.,](\d{1,3}))?$")
 
 
 def parse_clock(text: str) -> int:
@@ -19,8 +19,8 @@ def parse_clock(text: str) -> int:
     if not match:
         raise ValueError(f"'{text}' is not a time: write H:MM:SS or M:SS")
     hours, minutes, seconds, fraction = match.groups()
-    if hours is None and len(minutes) > 2:
-        raise ValueError(f"'{text}' is not a time: write H:MM:SS or M:SS")
+    if hours is not None and (len(minutes) > 2 or int(minutes) > 59):
+        raise ValueError(f"'{text}' is not a time: minutes go up to 59 in H:MM:SS")
     millis = int((fraction or "").ljust(3, "0")) if fraction else 0
     return ((int(hours or 0) * 60 + int(minutes)) * 60 + int(seconds)) * 1000 + millis
 
