@@ -12,13 +12,13 @@ Vocabulary:
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 
+from podium.engine import eligibility
 from podium.engine.entries import Reason
 from podium.engine.errors import Problems
 from podium.engine.inputs import Competitor
-from podium.rules.schema import BornOnOrBefore, MinAge, Rulebook
+from podium.rules.schema import Rulebook
 
 
 def is_domestic(countries: Sequence[str], home: str, rule: str) -> bool:
@@ -28,10 +28,6 @@ def is_domestic(countries: Sequence[str], home: str, rule: str) -> bool:
     if rule == "any":
         return home_count > 0
     return 2 * home_count > len(countries)
-
-
-def age_on(birth: dt.date, day: dt.date) -> int:
-    return day.year - birth.year - ((day.month, day.day) < (birth.month, birth.day))
 
 
 def classify(
@@ -46,7 +42,7 @@ def classify(
     ineligible = _ineligibility(competitor, rulebook)
     if ineligible is not None:
         clause, text = ineligible
-        return "ineligible", Reason(clause, f"Outside the competition: not eligible ({text})")
+        return "ineligible", Reason(clause, f"Outside the competition: {text}")
     where = f"row {competitor.line}, column"
     if competitor.qualified:
         if rules.already_qualified is None:
@@ -85,14 +81,15 @@ def classify(
 
 
 def _ineligibility(competitor: Competitor, rulebook: Rulebook) -> tuple[str | None, str] | None:
-    birth = competitor.birth_date
-    if birth is None:
+    """A failed eligibility rule, where the row gives a birth date to check it by."""
+    if competitor.birth_date is None:
         return None
-    for rule in rulebook.registration.eligibility:
-        if isinstance(rule, BornOnOrBefore) and birth > rule.date:
-            return rule.clause, f"born {birth.isoformat()}, after {rule.date.isoformat()}"
-        if isinstance(rule, MinAge):
-            day = rulebook.event_date if rule.on == "event-day" else rule.on
-            if isinstance(day, dt.date) and age_on(birth, day) < rule.age:
-                return rule.clause, f"{age_on(birth, day)} years old on {day.isoformat()}"
-    return None
+    verdict = eligibility.check(
+        rulebook.registration.eligibility,
+        birth_date=competitor.birth_date,
+        event_date=rulebook.event_date,
+    )
+    if verdict.eligible:
+        return None
+    failed = verdict.failures[0]
+    return failed.clause, failed.text
