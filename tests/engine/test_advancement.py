@@ -244,7 +244,7 @@ def test_an_outsider_is_told_it_takes_no_spot() -> None:
     q = Entry("q", "q", {"total": 1400}, klass="already-qualified", outside=outside)
     decision = decide([q, bowler("a", 1300)], MASTERS)["q"]
     reason = Reason("§ 13", "Does not advance: outside the competition, takes no advancement spot")
-    assert decision == Decision(False, reason)
+    assert (decision.advances, decision.reason) == (False, reason)
 
 
 def test_pools_by_table_apply_to_their_table_only() -> None:

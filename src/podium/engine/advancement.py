@@ -14,18 +14,58 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import groupby
+from typing import Literal
 
 from podium.engine.entries import Reason
 from podium.engine.ranking import Placed
 from podium.engine.wording import span
 from podium.rules.schema import Advancement, Pool
 
+Outcome = Literal["within", "tie-advances", "tie-organizer", "beyond", "no-pool", "outside"]
+
 
 @dataclass(frozen=True, slots=True)
 class Decision:
+    """Whether an entry advances, and why: its place ``first``–``last`` within ``pool``.
+
+    The reason's text is written only when it is read, so deciding a large table stays cheap.
+    """
+
     advances: bool
-    reason: Reason | None
+    outcome: Outcome
+    rule: Advancement
+    pool: Pool | None = None
+    first: int = 0
+    last: int = 0
+    scope: str = ""
+
+    @property
+    def reason(self) -> Reason:
+        pool, rule = self.pool, self.rule
+        if pool is None:
+            if self.outcome == "outside":
+                text = "Does not advance: outside the competition, takes no advancement spot"
+            else:
+                text = "Does not advance: no quota takes this entrant's class"
+            return Reason(rule.clause, text)
+        clause = pool.clause or rule.clause
+        places, where = span(self.first, self.last), f"{pool.label}{self.scope}"
+        if self.outcome == "within":
+            return Reason(clause, f"Advances: {places} of the {pool.count} places for {where}")
+        if self.outcome == "beyond":
+            text = f"Does not advance: {places} for {where}, which takes {pool.count}"
+            return Reason(clause, text)
+        if self.outcome == "tie-advances":
+            text = (
+                f"Advances on a tie at the cut: shares {places} for {where}, "
+                f"which takes {pool.count}; everyone tied goes through"
+            )
+        else:
+            text = (
+                f"Tied at the cut: shares {places} for {where}, which takes "
+                f"{pool.count}; the organizer decides"
+            )
+        return Reason(rule.ties_clause or clause, text)
 
 
 def advance(
@@ -33,52 +73,56 @@ def advance(
 ) -> dict[str, Decision]:
     """Decisions for one table; ``scope`` names it in reasons (" in group A")."""
     decisions: dict[str, Decision] = {}
-    pools = rule.pools_for(table)
-    for pool in pools:
-        decisions.update(_fill(placed, pool, rule, scope))
+    for pool in rule.pools_for(table):
+        _fill(decisions, placed, pool, rule, scope)
+    no_pool = Decision(False, "no-pool", rule)
+    outside = Decision(False, "outside", rule)
     for p in placed:
         if p.entry.id not in decisions:
-            text = "Does not advance: no quota takes this entrant's class"
-            if p.entry.outside is not None:
-                text = "Does not advance: outside the competition, takes no advancement spot"
-            decisions[p.entry.id] = Decision(False, Reason(rule.clause, text))
+            decisions[p.entry.id] = outside if p.entry.outside is not None else no_pool
     return decisions
 
 
 def _fill(
-    placed: Sequence[Placed], pool: Pool, rule: Advancement, scope: str
-) -> dict[str, Decision]:
-    decisions: dict[str, Decision] = {}
-    candidates = [p for p in placed if p.entry.klass in pool.classes]
+    decisions: dict[str, Decision],
+    placed: Sequence[Placed],
+    pool: Pool,
+    rule: Advancement,
+    scope: str,
+) -> None:
+    classes = pool.classes
+    tie_outcome: Outcome = "tie-advances" if rule.ties_at_cut == "all-advance" else "tie-organizer"
     taken = 0
-    clause = pool.clause or rule.clause
-    for _, tied_iter in groupby(candidates, key=lambda p: p.place):
-        tied = list(tied_iter)
-        first, last = taken + 1, taken + len(tied)
-        places = span(first, last)
-        if last <= pool.count:
-            text = f"Advances: {places} of the {pool.count} places for {pool.label}{scope}"
-            for p in tied:
-                decisions[p.entry.id] = Decision(True, Reason(clause, text))
-        elif first <= pool.count:
-            # A tie across the cut line.
-            ties_clause = rule.ties_clause or clause
-            if rule.ties_at_cut == "all-advance":
-                text = (
-                    f"Advances on a tie at the cut: shares {places} for {pool.label}{scope}, "
-                    f"which takes {pool.count}; everyone tied goes through"
-                )
-            else:
-                text = (
-                    f"Tied at the cut: shares {places} for {pool.label}{scope}, which takes "
-                    f"{pool.count}; the organizer decides"
-                )
-            advances = rule.ties_at_cut == "all-advance"
-            for p in tied:
-                decisions[p.entry.id] = Decision(advances, Reason(ties_clause, text))
-        else:
-            text = f"Does not advance: {places} for {pool.label}{scope}, which takes {pool.count}"
-            for p in tied:
-                decisions[p.entry.id] = Decision(False, Reason(clause, text))
-        taken = last
-    return decisions
+    tied: list[str] = []  # ids of the pool's candidates sharing the current place
+    place = 0
+    for p in placed:
+        if p.entry.klass not in classes:
+            continue
+        if p.place != place and tied:
+            taken = _decide(decisions, tied, taken, pool, rule, scope, tie_outcome)
+        place = p.place
+        tied.append(p.entry.id)
+    if tied:
+        _decide(decisions, tied, taken, pool, rule, scope, tie_outcome)
+
+
+def _decide(
+    decisions: dict[str, Decision],
+    tied: list[str],
+    taken: int,
+    pool: Pool,
+    rule: Advancement,
+    scope: str,
+    tie_outcome: Outcome,
+) -> int:
+    """Decide one place's candidates (all alike: everyone tied shares the outcome)."""
+    first, last = taken + 1, taken + len(tied)
+    outcome: Outcome = (
+        "within" if last <= pool.count else tie_outcome if first <= pool.count else "beyond"
+    )
+    advances = outcome == "within" or outcome == "tie-advances"
+    decision = Decision(advances, outcome, rule, pool, first, last, scope)
+    for entry_id in tied:
+        decisions[entry_id] = decision
+    tied.clear()
+    return last

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from importlib import import_module
 
 from podium.engine import criteria as _criteria  # noqa: F401  (registers the criteria)
+from podium.engine.collector import paused_gc
 from podium.engine.errors import InputError, Problem
 from podium.engine.inputs import RawRow
 from podium.engine.standings import Standings, Table
@@ -27,6 +28,7 @@ FORMAT_MODULES = {
 TablesFn = Callable[[Rulebook, Stage, Sequence[RawRow]], list[Table]]
 
 
+@paused_gc
 def compute_standings(rulebook: Rulebook, stage_key: str, rows: Sequence[RawRow]) -> Standings:
     try:
         stage = rulebook.stage(stage_key)

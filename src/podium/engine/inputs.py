@@ -29,6 +29,7 @@ YES_NO = {
     "1": True, "0": False, "": None,
 }  # fmt: skip
 _COUNTRY = re.compile(r"^[A-Z]{2}$")
+_SIGNED = re.compile(r"[+-]?\d+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,17 +81,21 @@ class Reader:
     def count(
         self, row: RawRow, column: str, *, maximum: int | None = None, what: str = "count"
     ) -> int | None:
-        def convert(text: str) -> int:
-            if not re.fullmatch(r"[+-]?\d+", text):
-                raise ValueError(f"'{text}' is not a whole number")
-            value = int(text)
-            if value < 0:
-                raise ValueError(f"{value} is negative: a {what} cannot be below 0")
-            if maximum is not None and value > maximum:
-                raise ValueError(f"{value} is more than the {maximum} this allows")
+        text = self.text(row, column)
+        if not text:
+            return None
+        if not (text.isascii() and text.isdigit()) and not _SIGNED.fullmatch(text):
+            self.problems.add(self.where(row, column), f"'{text}' is not a whole number")
+            return None
+        value = int(text)
+        if value < 0:
+            message = f"{value} is negative: a {what} cannot be below 0"
+        elif maximum is not None and value > maximum:
+            message = f"{value} is more than the {maximum} this allows"
+        else:
             return value
-
-        return self.typed(row, column, convert)
+        self.problems.add(self.where(row, column), message)
+        return None
 
     def choice(self, row: RawRow, column: str, allowed: Mapping[str, T]) -> T | None:
         text = self.text(row, column)

@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
+from itertools import chain
+from operator import itemgetter
 from typing import ClassVar, TypeVar
 
 from podium.engine.entries import Entry, Number
@@ -127,35 +129,46 @@ def rank(
     *,
     playoff: PlayoffZone | None = None,
 ) -> list[Placed]:
-    base = sorted(entries, key=lambda e: (e.name.casefold(), e.name, e.id))
-    groups: list[list[int]] = [list(range(len(base)))] if base else []
-    held: set[int] = set()  # ids of groups frozen for a play-off
-    splits: dict[int, Split] = {}
+    # The entries are kept in one list, refined in place; a tie group is the slice from its
+    # start to the next group's start.
+    ordered = list(entries)
+    n = len(ordered)
+    starts = [0] if ordered else []
+    splits: dict[int, Split] = {}  # group start -> what set the group below the one above it
+    held: set[int] = set()  # starts of the groups held together for a play-off
     for run in _runs(criteria, playoff.after if playoff else None):
         refine = _refine_by_group if isinstance(run[0], GroupCriterion) else _refine_by_rows
-        next_groups: list[list[int]] = []
-        for group in groups:
-            if len(group) == 1 or id(group) in held:
-                next_groups.append(group)
-            else:
-                next_groups.extend(refine(base, group, run, splits))
-        groups = next_groups
+        refined: list[int] = []
+        for g, a in enumerate(starts):
+            b = starts[g + 1] if g + 1 < len(starts) else n
+            refined.append(a)
+            if b - a > 1 and a not in held:
+                refined.extend(refine(ordered, a, b, run, splits))
+        starts = refined
         if playoff and run[-1].key == playoff.after:
-            held |= _in_zone(groups, playoff)
+            held.update(_in_zone(starts, n, playoff))
     placed: list[Placed] = []
-    position = 0
-    for group in groups:
-        place, place_to = position + 1, position + len(group)
-        split = splits.get(group[0])
-        if split is not None and placed:
-            # Later criteria may have reordered the rows above; name the row now directly above
-            # (it was tied with the recorded one on the splitting criterion, so the values hold).
-            split = replace(split, above=placed[-1].entry)
-        for i in group:
-            first = split if i == group[0] else None
-            placed.append(Placed(base[i], place, place_to, first, id(group) in held))
-        position = place_to
+    for g, a in enumerate(starts):
+        b = starts[g + 1] if g + 1 < len(starts) else n
+        hold = a in held
+        split = splits.get(a)
+        if split is not None and split.above is not ordered[a - 1]:
+            # Name the row now directly above: it was tied with the one compared when the group
+            # split off, on that criterion, so the values still hold.
+            split = Split(split.criterion, split.value, split.above_value, placed[-1].entry)
+        if b - a == 1:
+            placed.append(Placed(ordered[a], a + 1, b, split, hold))
+            continue
+        # Tied entries are listed by name, then id: never by input order.
+        members = sorted(ordered[a:b], key=_tie_order)
+        ordered[a:b] = members
+        placed.append(Placed(members[0], a + 1, b, split, hold))
+        placed.extend([Placed(e, a + 1, b, None, hold) for e in members[1:]])
     return placed
+
+
+def _tie_order(entry: Entry) -> tuple[str, str, str]:
+    return (entry.name.casefold(), entry.name, entry.id)
 
 
 def _runs(criteria: Sequence[Criterion], stop_after: str | None) -> Iterator[list[Criterion]]:
@@ -176,78 +189,95 @@ def _runs(criteria: Sequence[Criterion], stop_after: str | None) -> Iterator[lis
         yield run
 
 
-def _in_zone(groups: list[list[int]], zone: PlayoffZone) -> set[int]:
-    held: set[int] = set()
-    position = 0
-    for group in groups:
-        first, last = position + 1, position + len(group)
-        if len(group) > 1 and first <= zone.last and last >= zone.first:
-            held.add(id(group))
-        position = last
-    return held
+def _in_zone(starts: list[int], n: int, zone: PlayoffZone) -> Iterator[int]:
+    for g, a in enumerate(starts):
+        b = starts[g + 1] if g + 1 < len(starts) else n
+        if b - a > 1 and a + 1 <= zone.last and b >= zone.first:
+            yield a
 
 
 def _encode(criterion: Criterion, values: list[Number | None]) -> list[object]:
     """Sort keys for one column: ascending is best-first; ``None`` sorts as its own value."""
     negate = criterion.direction is Direction.HIGHER
-    if any(v is None for v in values):
+    if None in values:
         return [(0,) if v is None else (1, -v if negate else v) for v in values]
     return [-v for v in values] if negate else list(values)  # type: ignore[operator]
 
 
+def _plain_metrics(run: list[Criterion]) -> list[str] | None:
+    """The metrics of a run that reads plain metrics in one direction (the fast path), else None."""
+    direction = run[0].direction
+    metrics = []
+    for criterion in run:
+        plain = type(criterion).column is RowCriterion.column
+        if not plain or criterion.direction is not direction:
+            return None
+        metrics.append(criterion.metric)  # type: ignore[attr-defined]
+    return metrics
+
+
 def _refine_by_rows(
-    base: list[Entry], group: list[int], run: list[Criterion], splits: dict[int, Split]
-) -> list[list[int]]:
-    members = [base[i] for i in group]
+    ordered: list[Entry], a: int, b: int, run: list[Criterion], splits: dict[int, Split]
+) -> list[int]:
+    members = ordered[a:b]
+    metrics = _plain_metrics(run)
+    if metrics is not None:
+        # One direction and no gaps: sort the metric tuples themselves, reversed when higher is
+        # better (Python's sort stays stable when reversed), with no per-value encoding.
+        get = itemgetter(*metrics)
+        raw_keys = [get(e.metrics) for e in members]
+        if len(metrics) == 1:
+            raw_keys = [(k,) for k in raw_keys]
+        if None not in chain.from_iterable(raw_keys):
+            reverse = run[0].direction is Direction.HIGHER
+            order = sorted(range(len(members)), key=raw_keys.__getitem__, reverse=reverse)
+            return _split(ordered, a, members, order, raw_keys, run, raw_keys, splits)
     raw = [c.column(members) for c in run]
     encoded = [_encode(c, col) for c, col in zip(run, raw, strict=True)]
-    keys = list(zip(*encoded, strict=True)) if len(run) > 1 else [(k,) for k in encoded[0]]
-    order = sorted(range(len(group)), key=keys.__getitem__)
-    return _split(base, group, order, keys, run, raw, splits)
+    keys = list(zip(*encoded, strict=True))
+    order = sorted(range(len(members)), key=keys.__getitem__)
+    return _split(ordered, a, members, order, keys, run, list(zip(*raw, strict=True)), splits)
 
 
 def _refine_by_group(
-    base: list[Entry], group: list[int], run: list[Criterion], splits: dict[int, Split]
-) -> list[list[int]]:
+    ordered: list[Entry], a: int, b: int, run: list[Criterion], splits: dict[int, Split]
+) -> list[int]:
     (criterion,) = run
-    members = [base[i] for i in group]
-    raw = [criterion.column(members)]
-    keys = [(k,) for k in _encode(criterion, raw[0])]
-    order = sorted(range(len(group)), key=keys.__getitem__)
-    return _split(base, group, order, keys, run, raw, splits)
+    members = ordered[a:b]
+    raw = criterion.column(members)
+    keys = [(k,) for k in _encode(criterion, raw)]
+    order = sorted(range(len(members)), key=keys.__getitem__)
+    return _split(ordered, a, members, order, keys, run, [(v,) for v in raw], splits)
 
 
 def _split(
-    base: list[Entry],
-    group: list[int],
+    ordered: list[Entry],
+    a: int,
+    members: list[Entry],
     order: list[int],
-    keys: Sequence[tuple[object, ...]],
+    keys: Sequence[Sequence[object]],
     run: list[Criterion],
-    raw: list[list[Number | None]],
+    values: Sequence[Sequence[Number | None]],
     splits: dict[int, Split],
-) -> list[list[int]]:
-    out: list[list[int]] = [[group[order[0]]]]
-    head, first = group[0], group[order[0]]
-    if first != head and head in splits:
-        # The group's split from the rows above passes to whoever now leads the group.
-        splits[first] = splits.pop(head)
+) -> list[int]:
+    """Put the group's slice in sorted order and return where new tie groups start in it."""
+    ordered[a : a + len(members)] = [members[i] for i in order]
+    starts: list[int] = []
     previous = order[0]
-    for local in order[1:]:
-        if keys[local] == keys[previous]:
-            out[-1].append(group[local])
-        else:
-            j = _first_difference(keys[local], keys[previous])
-            value, above_value = raw[j][local], raw[j][previous]
+    previous_key = keys[previous]
+    for position, local in enumerate(order[1:], start=a + 1):
+        key = keys[local]
+        if key != previous_key:
+            j = 0
+            while key[j] == previous_key[j]:
+                j += 1
+            value, above_value = values[local][j], values[previous][j]
             if value is None or above_value is None:
-                _missing(run[j], base[group[local]], base[group[previous]], value)
-            splits[group[local]] = Split(run[j], value, above_value, base[group[previous]])
-            out.append([group[local]])
-        previous = local
-    return out
-
-
-def _first_difference(a: tuple[object, ...], b: tuple[object, ...]) -> int:
-    return next(j for j, (x, y) in enumerate(zip(a, b, strict=True)) if x != y)
+                _missing(run[j], members[local], members[previous], value)
+            splits[position] = Split(run[j], value, above_value, members[previous])
+            starts.append(position)
+        previous, previous_key = local, key
+    return starts
 
 
 def _missing(criterion: Criterion, entry: Entry, other: Entry, value: Number | None) -> None:
@@ -267,24 +297,24 @@ def official_places(placed: Sequence[Placed]) -> dict[str, tuple[int, int]]:
     """Places among official entries only: the same order and ties, outsiders left out."""
     places: dict[str, tuple[int, int]] = {}
     count = 0
-    i = 0
-    while i < len(placed):
-        j = i
-        while j < len(placed) and placed[j].place == placed[i].place:
-            j += 1
-        official = [p.entry.id for p in placed[i:j] if p.entry.official]
-        for entry_id in official:
-            places[entry_id] = (count + 1, count + len(official))
-        count += len(official)
-        i = j
+    group: list[str] = []
+    group_place = 0
+    for p in placed:
+        if p.place != group_place:
+            count = _close(places, group, count)
+            group_place = p.place
+        if p.entry.klass == "official":
+            group.append(p.entry.id)
+    _close(places, group, count)
     return places
 
 
-def shared_points(
-    place: int, place_to: int, per_place: Sequence[Decimal], quantize: Callable[[Decimal], Decimal]
-) -> Decimal:
-    """Entrants sharing places split the points of those places equally."""
-    spanned = [
-        per_place[p - 1] if p <= len(per_place) else Decimal(0) for p in range(place, place_to + 1)
-    ]
-    return quantize(sum(spanned, Decimal(0)) / len(spanned))
+def _close(places: dict[str, tuple[int, int]], group: list[str], count: int) -> int:
+    """Give the official members of a finished tie group their shared official places."""
+    if group:
+        shared = (count + 1, count + len(group))
+        for entry_id in group:
+            places[entry_id] = shared
+        count += len(group)
+        group.clear()
+    return count

@@ -7,16 +7,20 @@ Vocabulary:
 - points: points per official place, shared places splitting their points.
 - pool: an advancement quota (see ``podium.engine.advancement``).
 - reasons: why a row stands where it does, each with the clause of the rule that decided it.
+  Every decision is made when the table is built; the sentences are written when a row's reasons
+  are read (an explanation per table renders them), so large tables stay cheap to compute.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Protocol
 
 from podium.engine import criteria as _criteria  # noqa: F401  (registers the criteria)
 from podium.engine.advancement import Decision, advance
+from podium.engine.collector import paused_gc
 from podium.engine.entries import Entry, Reason
 from podium.engine.ranking import (
     Criterion,
@@ -32,6 +36,20 @@ from podium.engine.wording import span
 from podium.rules.schema import Points, Stage
 
 
+class Explanation(Protocol):
+    def reasons(self, row: Row) -> tuple[Reason, ...]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Given:
+    """Reasons written out in advance (a table a format builds by hand)."""
+
+    items: tuple[Reason, ...]
+
+    def reasons(self, row: Row) -> tuple[Reason, ...]:
+        return self.items
+
+
 @dataclass(frozen=True, slots=True)
 class Row:
     entry: Entry
@@ -43,7 +61,13 @@ class Row:
     advances: bool
     playoff: bool
     prize: bool
-    reasons: tuple[Reason, ...]
+    why: Explanation = field(compare=False, repr=False)
+    placed: Placed | None = field(default=None, compare=False, repr=False)
+    decision: Decision | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def reasons(self) -> tuple[Reason, ...]:
+        return self.why.reasons(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,15 +87,17 @@ class Standings:
 def split_points(place: int, place_to: int, points: Points) -> Decimal:
     """The points of places ``place``…``place_to``, shared equally and rounded (half up)."""
     table = points.per_place
+    if place > len(table):
+        return Decimal(0).quantize(Decimal(1).scaleb(-points.decimals))
     spanned = [table[p - 1] if p <= len(table) else Decimal(0) for p in range(place, place_to + 1)]
     exact = sum(spanned, Decimal(0)) / len(spanned)
     return exact.quantize(Decimal(1).scaleb(-points.decimals), rounding=ROUND_HALF_UP)
 
 
+@paused_gc
 def build_table(key: str, title: str, entries: Sequence[Entry], stage: Stage) -> Table:
     ranking = stage.ranking
     criteria = criteria_for([c.key for c in ranking.criteria])
-    clauses = {c.key: c.clause or ranking.clause for c in ranking.criteria}
     zone = None
     if ranking.playoff:
         first, last = ranking.playoff.places
@@ -80,81 +106,104 @@ def build_table(key: str, title: str, entries: Sequence[Entry], stage: Stage) ->
     official = official_places(placed)
     scope = f" in group {key}" if key in stage.groups else ""
     decisions = advance(placed, stage.advancement, key, scope) if stage.advancement else {}
-    runner_up = placed[1].split if len(placed) > 1 else None
-    rows = []
+    why = _TableExplanation(stage, criteria, placed[1].split if len(placed) > 1 else None)
+    points_of: dict[tuple[int, int], Decimal] = {}  # per shared span: a tie of n costs n, not n²
+    rule = stage.points
+    prizes = stage.prizes
+    prize_places = prizes.places if prizes else 0
+    by_official = prizes is None or prizes.official_only
+    rows: list[Row] = []
+    append = rows.append
     for p in placed:
         e = p.entry
-        off_rank, off_rank_to = official.get(e.id, (None, None))
-        reasons: list[Reason] = []
-        if e.outside:
-            reasons.append(e.outside)
-        reasons.extend(_rank_reasons(p, criteria, clauses, stage, runner_up))
-        reasons.extend(e.notes)
+        off_rank, off_rank_to = official.get(e.id, _NO_PLACE)
         points = None
-        if stage.points and off_rank is not None and off_rank_to is not None:
-            points = split_points(off_rank, off_rank_to, stage.points)
-            reasons.append(_points_reason(off_rank, off_rank_to, points, stage.points))
-        decision = decisions.get(e.id, Decision(False, None))
-        if decision.reason:
-            reasons.append(decision.reason)
-        prize = _prize(stage, p, off_rank)
-        if prize:
-            reasons.append(Reason(stage.prizes.clause if stage.prizes else None, "Wins a prize"))
-        rows.append(
+        if rule is not None and off_rank is not None and off_rank_to is not None:
+            span_key = (off_rank, off_rank_to)
+            points = points_of.get(span_key)
+            if points is None:
+                points = points_of[span_key] = split_points(off_rank, off_rank_to, rule)
+        decision = decisions.get(e.id)
+        prize_place = off_rank if by_official else p.place
+        append(
             Row(
-                entry=e,
-                rank=p.place,
-                rank_to=p.place_to,
-                official_rank=off_rank,
-                official_rank_to=off_rank_to,
-                points=points,
-                advances=decision.advances,
-                playoff=p.playoff and e.official,
-                prize=prize,
-                reasons=tuple(reasons),
+                e,
+                p.place,
+                p.place_to,
+                off_rank,
+                off_rank_to,
+                points,
+                decision is not None and decision.advances,
+                p.playoff and e.klass == "official",
+                prize_place is not None and prize_place <= prize_places,
+                why,
+                p,
+                decision,
             )
         )
     return Table(key, title, tuple(rows))
 
 
-def _rank_reasons(
-    p: Placed,
-    criteria: Sequence[Criterion],
-    clauses: dict[str, str | None],
-    stage: Stage,
-    runner_up: Split | None,
-) -> list[Reason]:
-    reasons: list[Reason] = []
-    if p.split is not None:
-        s = p.split
-        reasons.append(
-            Reason(
-                clauses[s.criterion.key],
-                f"Below {s.above.name} on {s.criterion.label}: "
-                f"{s.criterion.describe(s.value)} against {s.criterion.describe(s.above_value)}",
-            )
-        )
-    elif p.place == 1 and not p.tied:
-        # Show what the leader leads on: the criteria up to the one that split off the next row.
-        shown = criteria[: (criteria.index(runner_up.criterion) + 1) if runner_up else 1]
-        values = [(c, c.column([p.entry])[0]) for c in shown if isinstance(c, RowCriterion)]
-        text = ", ".join(c.phrase(v) for c, v in values if v is not None)
-        reasons.append(Reason(clauses[criteria[0].key], f"First: {text}"))
-    if p.tied:
-        shared = span(p.place, p.place_to)
-        playoff = stage.ranking.playoff
-        if p.playoff and playoff is not None:
+_NO_PLACE: tuple[None, None] = (None, None)
+
+
+class _TableExplanation:
+    """Writes the reasons of the rows of one table from the decisions stored on them."""
+
+    def __init__(self, stage: Stage, criteria: Sequence[Criterion], runner_up: Split | None):
+        self.stage = stage
+        self.criteria = criteria
+        self.runner_up = runner_up
+        ranking = stage.ranking
+        self.clauses = {c.key: c.clause or ranking.clause for c in ranking.criteria}
+
+    def reasons(self, row: Row) -> tuple[Reason, ...]:
+        e, stage = row.entry, self.stage
+        reasons: list[Reason] = []
+        if e.outside:
+            reasons.append(e.outside)
+        if row.placed is not None:
+            reasons.extend(self._rank(row.placed))
+        reasons.extend(e.notes)
+        first, last = row.official_rank, row.official_rank_to
+        if stage.points and row.points is not None and first is not None and last is not None:
+            reasons.append(_points_reason(first, last, row.points, stage.points))
+        if row.decision is not None:
+            reasons.append(row.decision.reason)
+        if row.prize:
+            reasons.append(Reason(stage.prizes.clause if stage.prizes else None, "Wins a prize"))
+        return tuple(reasons)
+
+    def _rank(self, p: Placed) -> list[Reason]:
+        criteria, clauses, ranking = self.criteria, self.clauses, self.stage.ranking
+        reasons: list[Reason] = []
+        if p.split is not None:
+            s = p.split
             reasons.append(
                 Reason(
-                    playoff.clause, f"Tied for places {shared}: to be settled by {playoff.method}"
+                    clauses[s.criterion.key],
+                    f"Below {s.above.name} on {s.criterion.label}: {s.criterion.describe(s.value)}"
+                    f" against {s.criterion.describe(s.above_value)}",
                 )
             )
-        else:
-            compared = ", ".join(c.label for c in criteria)
-            reasons.append(
-                Reason(stage.ranking.clause, f"Shares places {shared}: equal on {compared}")
-            )
-    return reasons
+        elif p.place == 1 and not p.tied:
+            # Show what the leader leads on: the criteria up to the one that split off the next.
+            runner_up = self.runner_up
+            shown = criteria[: (criteria.index(runner_up.criterion) + 1) if runner_up else 1]
+            values = [(c, c.column([p.entry])[0]) for c in shown if isinstance(c, RowCriterion)]
+            text = ", ".join(c.phrase(v) for c, v in values if v is not None)
+            reasons.append(Reason(clauses[criteria[0].key], f"First: {text}"))
+        if p.tied:
+            shared = span(p.place, p.place_to)
+            playoff = ranking.playoff
+            if p.playoff and playoff is not None:
+                text = f"Tied for places {shared}: to be settled by {playoff.method}"
+                reasons.append(Reason(playoff.clause, text))
+            else:
+                compared = ", ".join(c.label for c in criteria)
+                text = f"Shares places {shared}: equal on {compared}"
+                reasons.append(Reason(ranking.clause, text))
+        return reasons
 
 
 def _points_reason(place: int, place_to: int, points: Decimal, rule: Points) -> Reason:
@@ -167,11 +216,3 @@ def _points_reason(place: int, place_to: int, points: Decimal, rule: Points) -> 
     n = place_to - place + 1
     text = f"Shares official places {place}–{place_to}: ({parts}) / {n} = {points} points"
     return Reason(rule.clause, text)
-
-
-def _prize(stage: Stage, p: Placed, official_rank: int | None) -> bool:
-    prizes = stage.prizes
-    if prizes is None:
-        return False
-    place = official_rank if prizes.official_only else p.place
-    return place is not None and place <= prizes.places

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from podium.engine.entries import Entry, Reason
 from podium.engine.errors import Problems
 from podium.engine.inputs import RawRow, Reader, require_columns
-from podium.engine.standings import Row, Table, build_table
+from podium.engine.standings import Given, Row, Table, build_table
 from podium.engine.wording import span
 from podium.rules.schema import Rulebook, Stage, SuperfinalStage
 
@@ -271,7 +271,7 @@ def _undecided_table(stage: SuperfinalStage, entries: Sequence[Entry]) -> Table:
             advances=False,
             playoff=False,
             prize=False,
-            reasons=(shares, *e.notes),
+            why=Given((shares, *e.notes)),
         )
         for e in sorted(entries, key=lambda e: (e.name.casefold(), e.name, e.id))
     )
