@@ -200,3 +200,35 @@ def test_every_example_answers_the_contract(path: Path) -> None:
             assert (row["official_rank"] is None) == (row["official_rank_to"] is None)
             assert (row["official_rank"] is None) != row["official"]
             assert row["reasons"]
+
+
+@pytest.mark.parametrize(
+    ("stage", "text", "expected"),
+    [
+        ("chgk-tour", "id,name,mask\n1,A,1110\n", "row 2, column mask"),
+        ("chgk-tour", "id,name,mask\n1,A,11101110111011Z\n", "row 2, column mask"),
+        ("chgk-tour", "id,name,questions\n1,A,16\n", "row 2, column questions"),
+        ("chgk-tour", "id,name,questions\n1,A,-2\n", "row 2, column questions"),
+        (
+            "brainball",
+            "id,round,team1,team2,score1,score2\nb1,1,A,B,4,3\n",
+            "row 2, column score2",
+        ),
+        ("superfinal", "id,discipline,A,B\n1,brainball,1,0\n", "row 2, column discipline"),
+    ],
+)
+def test_bad_chgk_input(tmp_path: Path, stage: str, text: str, expected: str) -> None:
+    lines = bad(tmp_path, "deti-kolomny", stage, text)
+    assert any(expected in line for line in lines), lines
+
+
+def test_chgk_tour_points_shared_to_the_thousandth(tmp_path: Path) -> None:
+    """п. 11: teams sharing places share those places' points, to 0.001."""
+    counts = [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 6, 6]  # places 10–12 are shared by three
+    text = "id,name,questions\n" + "".join(f"t{i},T{i},{q}\n" for i, q in enumerate(counts))
+    doc = standings_json("deti-kolomny", write(tmp_path, text), "--stage", "chgk-tour")
+    rows = {r["id"]: r for r in doc["tables"][0]["rows"]}
+    assert [rows[f"t{i}"]["points"] for i in range(9)] == [12, 10, 8, 7, 6, 5, 4, 3, 2]
+    for i in (9, 10, 11):
+        assert rows[f"t{i}"]["points"] == 0.333
+        assert (rows[f"t{i}"]["rank"], rows[f"t{i}"]["rank_to"]) == (10, 12)

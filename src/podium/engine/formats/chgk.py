@@ -20,7 +20,7 @@ Vocabulary:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -29,11 +29,12 @@ from podium.engine.entries import Entry, Reason
 from podium.engine.errors import InputError, Problem, Problems
 from podium.engine.formats.common import members_range
 from podium.engine.inputs import Competitor, RawRow, Reader, read_competitors, require_columns
-from podium.engine.standings import Row, Table, build_table
+from podium.engine.standings import Table, build_table
 from podium.rules.schema import ChgkSeasonStage, ChgkTourStage, Rulebook, Stage
 
 MARKS = {"1": "taken", "0": "not taken", "X": "withdrawn", "?": "disputed"}
 _MARKS_HELP = ", ".join(f"{mark} ({meaning})" for mark, meaning in MARKS.items())
+_MARK_SET = frozenset(MARKS)
 
 
 # --- Masks ----------------------------------------------------------------------------------
@@ -57,20 +58,24 @@ class Mask:
 
 
 def _numbers(marks: str, mark: str) -> tuple[int, ...]:
+    # Most masks have no X and no ?: a search in C spares walking them mark by mark.
+    if mark not in marks:
+        return ()
     return tuple(i for i, m in enumerate(marks, 1) if m == mark)
 
 
 def parse_mask(text: str, questions: int) -> Mask:
     """A mask of exactly ``questions`` marks; ``ValueError`` saying every fault otherwise."""
     marks = text.strip()
+    # Masks are nearly all good: one check in C passes them, the faults are sought only if not.
+    if len(marks) == questions and _MARK_SET.issuperset(marks):
+        return Mask(marks)
     faults = [f"'{m}' at question {i}" for i, m in enumerate(marks, 1) if m not in MARKS]
     if faults:
         faults[-1] += f" (marks are {_MARKS_HELP})"
     if len(marks) != questions:
         faults.append(f"{len(marks)} marks, but the tour has {questions} questions")
-    if faults:
-        raise ValueError(f"mask '{marks}' has " + "; ".join(faults))
-    return Mask(marks)
+    raise ValueError(f"mask '{marks}' has " + "; ".join(faults))
 
 
 def _plural(n: int, word: str) -> str:
@@ -105,12 +110,13 @@ def read_tour(
     reader = Reader(problems)
     masks = _read_masks(reader, rows, questions)
     withdrawn = _withdrawn(masks)
+    in_order = sorted(withdrawn.items())
     results: list[TourResult] = []
     for row, competitor in zip(rows, competitors, strict=True):
         before = len(problems)
         mask = masks.get(row.line)
-        if mask is not None:
-            _check_withdrawn(reader, row, mask, withdrawn)
+        if mask is not None and in_order:
+            _check_withdrawn(reader, row, mask, in_order)
         taken = _taken(reader, row, mask, questions, len(withdrawn))
         if competitor is not None and taken is not None and len(problems) == before:
             results.append(TourResult(competitor, taken, mask))
@@ -135,10 +141,13 @@ def _withdrawn(masks: dict[int, Mask]) -> dict[int, int]:
     return first
 
 
-def _check_withdrawn(reader: Reader, row: RawRow, mask: Mask, withdrawn: dict[int, int]) -> None:
+def _check_withdrawn(
+    reader: Reader, row: RawRow, mask: Mask, withdrawn: Sequence[tuple[int, int]]
+) -> None:
+    """``withdrawn``: each withdrawn question and its first row, by question (sorted once)."""
     # A withdrawn question is struck for everyone, so one team's X must be every team's X.
     marked = set(mask.withdrawn)
-    for number, line in sorted(withdrawn.items()):
+    for number, line in withdrawn:
         if number not in marked:
             reader.problems.add(
                 reader.where(row, "mask"),
@@ -184,16 +193,17 @@ def _mask_notes(mask: Mask | None, clause: str | None) -> tuple[Reason, ...]:
     if mask is None:
         return ()
     notes: list[Reason] = []
-    if mask.withdrawn:
-        which = _questions(mask.withdrawn)
-        playable = len(mask.marks) - len(mask.withdrawn)
+    withdrawn, disputed = mask.withdrawn, mask.disputed
+    if withdrawn:
+        which = _questions(withdrawn)
+        playable = len(mask.marks) - len(withdrawn)
         text = (
             f"{which.capitalize()} withdrawn for every team: the tour counts {playable} questions"
         )
         notes.append(Reason(clause, text))
-    if mask.disputed:
-        pending = _plural(len(mask.disputed), "disputed answer")
-        which = _questions(mask.disputed)
+    if disputed:
+        pending = _plural(len(disputed), "disputed answer")
+        which = _questions(disputed)
         text = f"{pending} pending: results are preliminary ({which} not counted until the verdict)"
         notes.append(Reason(clause, text))
     return tuple(notes)
@@ -276,15 +286,14 @@ def season_table(rulebook: Rulebook, stage: ChgkSeasonStage, rows: Sequence[RawR
     problems = Problems()
     competitors = read_competitors(rows, problems, unique_per="tour")
     by_tour = _split_by_tour(Reader(problems), rows, competitors)
+    # Tours are read in the order they first appear, so their problems come in file order.
     entries = {
-        tour: tour_entries(
-            rulebook, tour_stage, [r for r, _ in pairs], [c for _, c in pairs], problems
-        )
-        for tour, pairs in by_tour.items()
+        tour: tour_entries(rulebook, tour_stage, tour_rows, tour_competitors, problems)
+        for tour, (tour_rows, tour_competitors) in by_tour.items()
     }
-    _check_same_class(rows, entries, problems)
-    problems.raise_if_any()
     tours = sorted(entries, key=tour_order)
+    _check_same_class(tours, by_tour, entries, problems)
+    problems.raise_if_any()
     tables = [
         build_table(tour, f"{tour_stage.title} {tour}", entries[tour], tour_stage) for tour in tours
     ]
@@ -306,32 +315,41 @@ def _tour_stage(rulebook: Rulebook, stage: ChgkSeasonStage) -> ChgkTourStage:
     return tour_stage
 
 
+_TourRows = tuple[list[RawRow], list[Competitor | None]]
+
+
 def _split_by_tour(
     reader: Reader, rows: Sequence[RawRow], competitors: Sequence[Competitor | None]
-) -> dict[str, list[tuple[RawRow, Competitor | None]]]:
-    by_tour: dict[str, list[tuple[RawRow, Competitor | None]]] = defaultdict(list)
+) -> dict[str, _TourRows]:
+    """Each tour's rows and their competitors, in file order."""
+    by_tour: dict[str, _TourRows] = {}
     for row, competitor in zip(rows, competitors, strict=True):
         tour = reader.text(row, "tour")
         if not tour:
             reader.problems.add(reader.where(row, "tour"), "a season row needs its tour")
             continue
-        by_tour[tour].append((row, competitor))
-    return dict(by_tour)
+        if tour not in by_tour:
+            by_tour[tour] = ([], [])
+        tour_rows, tour_competitors = by_tour[tour]
+        tour_rows.append(row)
+        tour_competitors.append(competitor)
+    return by_tour
 
 
 def _check_same_class(
-    rows: Sequence[RawRow], entries: dict[str, list[Entry]], problems: Problems
+    tours: Sequence[str],
+    by_tour: Mapping[str, _TourRows],
+    entries: Mapping[str, Sequence[Entry]],
+    problems: Problems,
 ) -> None:
     # A team is in the season or outside it as a whole: its tours must agree.
-    reader = Reader(problems)
-    lines: dict[tuple[str, str], int] = {}
-    for r in rows:
-        # The first row of a (tour, id) is the one used; a repeat is a duplicate-id problem.
-        lines.setdefault((reader.text(r, "tour"), reader.text(r, "id")), r.line)
     first: dict[str, tuple[bool, int]] = {}
-    for tour in sorted(entries, key=tour_order):
+    for tour in tours:
+        # Only the first row of a (tour, id) can have a competitor (a repeat is a duplicate-id
+        # problem), so the competitors give each entry's row without reading the cells again.
+        lines = {c.id: c.line for c in by_tour[tour][1] if c is not None}
         for entry in entries[tour]:
-            line = lines[(tour, entry.id)]
+            line = lines[entry.id]
             seen = first.setdefault(entry.id, (entry.official, line))
             if seen[0] != entry.official:
                 here = "in the competition" if entry.official else "outside the competition"
@@ -342,44 +360,99 @@ def _check_same_class(
                 )
 
 
-def _season_entries(
-    stage: ChgkSeasonStage, tour_stage: ChgkTourStage, tables: Sequence[Table]
-) -> list[Entry]:
-    # Teams outside the competition take no points, so the season table leaves them out.
-    teams = sorted({row.entry.id for t in tables for row in t.rows if row.entry.official})
-    entries = []
-    for team in teams:
-        standings = [_standing(table, team) for table in tables]
-        names = [r.entry.name for t in tables for r in t.rows if r.entry.id == team]
-        entries.append(_season_entry(team, names, standings, stage, tour_stage))
-    return entries
+@dataclass(frozen=True, slots=True)
+class _Shown:
+    """A tour standing with the parts of a season row's notes that show it, worked out once for
+    every team that shares it (the teams of one shared place, or all those absent)."""
+
+    standing: TourStanding
+    points_text: str  # its part of "Points per tour"
+    place_text: str  # its term in "Sum of tour places"
+    absent_note: Reason | None
 
 
-def _standing(table: Table, team: str) -> TourStanding:
+@dataclass(frozen=True, slots=True)
+class _TourIndex:
+    """One tour's standing of each official team, and the standing of a team absent from it."""
+
+    standings: dict[str, _Shown]
+    absent: _Shown
+
+
+def _tour_index(table: Table, stage: ChgkSeasonStage) -> _TourIndex:
     official = [row for row in table.rows if row.entry.official]
-    row: Row | None = next((r for r in official if r.entry.id == team), None)
-    if row is None or row.official_rank is None or row.official_rank_to is None:
-        after = len(official) + 1
-        return TourStanding(table.key, 0, Decimal(0), Decimal(after), str(after), True)
-    first, last = row.official_rank, row.official_rank_to
-    taken = row.entry.metrics["questions"]
+    after = len(official) + 1
+    absent = _shown(TourStanding(table.key, 0, Decimal(0), Decimal(after), str(after), True), stage)
+    # A tour has few distinct results (places follow questions), so each is worked out once.
+    results: dict[tuple[int, int, int, str], _Shown] = {}
+    standings: dict[str, _Shown] = {}
+    for row in official:
+        team, first, last = row.entry.id, row.official_rank, row.official_rank_to
+        # Ids are unique within a tour; should one repeat, its first row counts.
+        if team in standings:
+            continue
+        if first is None or last is None:
+            standings[team] = absent
+            continue
+        questions = int(row.entry.metrics["questions"] or 0)
+        points = row.points or Decimal(0)
+        # Keyed by the points' text, not value: 9.0 and 9.000 are equal but not shown alike.
+        key = (first, last, questions, str(points))
+        shown = results.get(key)
+        if shown is None:
+            standing = _standing(table.key, first, last, questions, points)
+            shown = results[key] = _shown(standing, stage)
+        standings[team] = shown
+    return _TourIndex(standings, absent)
+
+
+def _standing(tour: str, first: int, last: int, questions: int, points: Decimal) -> TourStanding:
     return TourStanding(
-        tour=table.key,
-        questions=int(taken or 0),
-        points=row.points or Decimal(0),
+        tour=tour,
+        questions=questions,
+        points=points,
         place=mean_place(first, last),
         places=str(first) if first == last else f"{first}–{last}",
         absent=False,
     )
 
 
+def _shown(standing: TourStanding, stage: ChgkSeasonStage) -> _Shown:
+    note = _absent_note(standing, stage) if standing.absent else None
+    return _Shown(standing, _tour_points(standing), _number(standing.place), note)
+
+
+def _season_entries(
+    stage: ChgkSeasonStage, tour_stage: ChgkTourStage, tables: Sequence[Table]
+) -> list[Entry]:
+    # Each tour is indexed once, so a team's tours are looked up, not searched for.
+    indexes = [_tour_index(table, stage) for table in tables]
+    names: dict[str, list[str]] = defaultdict(list)
+    for table in tables:
+        for row in table.rows:
+            names[row.entry.id].append(row.entry.name)
+    # Teams outside the competition take no points, so the season table leaves them out.
+    teams = sorted({team for index in indexes for team in index.standings})
+    return [
+        _season_entry(
+            team,
+            names[team],
+            [index.standings.get(team, index.absent) for index in indexes],
+            stage,
+            tour_stage,
+        )
+        for team in teams
+    ]
+
+
 def _season_entry(
     team: str,
     names: Sequence[str],
-    standings: Sequence[TourStanding],
+    tours: Sequence[_Shown],
     stage: ChgkSeasonStage,
     tour_stage: ChgkTourStage,
 ) -> Entry:
+    standings = [t.standing for t in tours]
     points = sum((s.points for s in standings), Decimal(0))
     questions = sum(s.questions for s in standings)
     place_sum = sum((s.place for s in standings), Decimal(0))
@@ -390,16 +463,16 @@ def _season_entry(
         ),
         Reason(
             tour_stage.points.clause if tour_stage.points else tour_stage.clause,
-            "Points per tour: " + "; ".join(_tour_points(s) for s in standings),
+            "Points per tour: " + "; ".join(t.points_text for t in tours),
         ),
         Reason(
             stage.ranking.clause,
             "Sum of tour places: "
-            + " + ".join(_number(s.place) for s in standings)
+            + " + ".join(t.place_text for t in tours)
             + f" = {_number(place_sum)}",
         ),
     ]
-    notes.extend(_absent_note(s, stage) for s in standings if s.absent)
+    notes.extend(t.absent_note for t in tours if t.absent_note is not None)
     earlier = sorted(set(names[:-1]) - {names[-1]})
     if earlier:
         notes.append(Reason(None, "Also played as " + ", ".join(f"'{n}'" for n in earlier)))
