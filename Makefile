@@ -3,8 +3,10 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+PODIUM := $(BIN)/podium
+LOCALES := $(wildcard src/podium/web/locale/*/LC_MESSAGES/django.po)
 
-.PHONY: run test check bench clean
+.PHONY: run demo test check bench messages browser clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is required ($(PYTHON) not found)"; exit 1; }
@@ -13,16 +15,29 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
 	touch $(STAMP)
 
-# Until the web application exists, `make run` shows the standings of every bundled example:
-# examples/<preset>/<stage>.csv is one stage of the preset rulebook of that name.
-run: $(STAMP)
+# Compiled translations (.mo) are built from the .po files, never committed.
+messages: $(STAMP)
+	cd src/podium/web && ../../../$(PODIUM) manage compilemessages --verbosity 0
+
+# `make run`: install, migrate, load the demo events and serve them on http://127.0.0.1:8000.
+run: $(STAMP) messages
+	$(PODIUM) serve --demo --address 127.0.0.1:8000
+
+# The command line on the bundled examples: examples/<preset>/<stage>.csv is one stage.
+demo: $(STAMP)
 	@for csv in examples/*/*.csv; do \
 		preset=$$(basename $$(dirname $$csv)); stage=$$(basename $$csv .csv); \
 		echo; echo "== podium standings $$preset $$csv --stage $$stage"; \
-		$(BIN)/podium standings $$preset $$csv --stage $$stage || exit 1; \
+		$(PODIUM) standings $$preset $$csv --stage $$stage || exit 1; \
 	done
 
-test: $(STAMP)
+# Browser tests drive Debian's Chromium; install it when it is missing (never a downloaded one).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "Installing Debian's chromium for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+test: $(STAMP) messages browser
 	$(BIN)/pytest -q
 
 check: $(STAMP)
@@ -35,4 +50,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .import_linter_cache
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .import_linter_cache

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from podium.cli import bowling, rulebook, standings
+from podium.cli import bowling, rulebook, server, standings
 
 app = typer.Typer(
     name="podium",
@@ -16,3 +16,9 @@ app = typer.Typer(
 app.add_typer(rulebook.app, name="rulebook")
 app.add_typer(bowling.app, name="bowling")
 app.command("standings")(standings.command)
+app.command("serve")(server.serve)
+app.command(
+    "manage",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    add_help_option=False,
+)(server.manage)

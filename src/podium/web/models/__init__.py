@@ -1,0 +1,24 @@
+"""Podium's stored data. Each module is one concept; see its docstring for the vocabulary."""
+
+from podium.web.models.audit import AuditEntry
+from podium.web.models.draws import Draw
+from podium.web.models.entries import Entry, EntryMember, Squad
+from podium.web.models.events import Event, EventRole
+from podium.web.models.money import Cancellation, Payment
+from podium.web.models.people import Person
+from podium.web.models.presence import CheckIn, SeatOffer
+
+__all__ = [
+    "AuditEntry",
+    "Cancellation",
+    "CheckIn",
+    "Draw",
+    "Entry",
+    "EntryMember",
+    "Event",
+    "EventRole",
+    "Payment",
+    "Person",
+    "SeatOffer",
+    "Squad",
+]

@@ -1,0 +1,1 @@
+"""Reads: functions that return what a page shows, with no side effects."""

@@ -1,0 +1,33 @@
+"""What every service shares: refusals and the audit trail.
+
+Vocabulary:
+- refusal: an action the rules or the state do not allow; it names the form field it concerns
+  (or none) and says why, with the rulebook clause where one applies.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+from podium.web.models import AuditEntry, Event
+
+Actor = AbstractBaseUser | AnonymousUser | None
+
+
+class Refused(Exception):
+    def __init__(self, message: str, *, field: str | None = None, clause: str | None = None):
+        self.message = message
+        self.field = field
+        self.clause = clause
+        super().__init__(message)
+
+
+def audit(
+    *, event: Event | None, actor: Actor, action: str, target: object = "", **data: Any
+) -> AuditEntry:
+    user = actor if actor is not None and actor.is_authenticated else None
+    return AuditEntry.objects.create(
+        event=event, actor=user, action=action, target=str(target)[:200], data=data
+    )

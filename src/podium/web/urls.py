@@ -1,0 +1,20 @@
+"""URLs, split by audience: public pages, participants, organizers, and the referees' desk."""
+
+from django.conf.urls.i18n import i18n_patterns
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+]
+urlpatterns += i18n_patterns(
+    path("", include("podium.web.views.public")),
+    path("accounts/", include("podium.web.views.accounts")),
+    path("me/", include("podium.web.views.participant")),
+    path("organize/", include("podium.web.views.organizer")),
+    path("organize/<slug:slug>/entries/", include("podium.web.views.registrations")),
+    path("draws/", include("podium.web.views.draws")),
+    path("desk/", include("podium.web.views.desk")),
+    prefix_default_language=False,
+)

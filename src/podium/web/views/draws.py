@@ -1,0 +1,6 @@
+"""Draws pages."""
+
+from django.urls import path  # noqa: F401
+
+app_name = "draws"
+urlpatterns: list = []

@@ -1,0 +1,1 @@
+"""Shared test set-up: Django's database on SQLite or, with DATABASE_URL, PostgreSQL."""

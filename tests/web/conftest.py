@@ -1,0 +1,80 @@
+"""Web test helpers: users with roles, events from presets, and a real browser (Playwright)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from podium.rules.loader import preset_text
+from podium.web.models import Event, EventRole
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture
+def make_user(db: None) -> Any:
+    def make(username: str, password: str = "correct horse battery") -> Any:
+        return get_user_model().objects.create_user(username, f"{username}@example.org", password)
+
+    return make
+
+
+@pytest.fixture
+def make_event(db: None, make_user: Any) -> Any:
+    def make(
+        preset: str,
+        *,
+        slug: str | None = None,
+        organizer: Any = None,
+        starts_at: dt.datetime | None = None,
+        status: str = Event.Status.OPEN,
+        **fields: Any,
+    ) -> Event:
+        event = Event.objects.create(
+            slug=slug or preset,
+            title=fields.pop("title", preset),
+            rulebook_key=preset,
+            rulebook_text=preset_text(preset),
+            starts_at=starts_at or dt.datetime(2026, 6, 20, 9, 0, tzinfo=dt.UTC),
+            status=status,
+            **fields,
+        )
+        if organizer is not None:
+            EventRole.objects.create(event=event, user=organizer, role=EventRole.Role.ORGANIZER)
+        return event
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright (never a downloaded browser)."""
+    # Playwright's sync API runs an event loop in this thread; the tests still use the ORM.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any, live_server: Any) -> Iterator[Any]:
+    context = browser.new_context(base_url=live_server.url, locale="en-GB")
+    page = context.new_page()
+    yield page
+    context.close()
