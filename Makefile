@@ -17,7 +17,9 @@ $(STAMP): pyproject.toml
 
 # Compiled translations (.mo) are built from the .po files, never committed.
 messages: $(STAMP)
+ifneq ($(LOCALES),)
 	cd src/podium/web && ../../../$(PODIUM) manage compilemessages --verbosity 0
+endif
 
 # `make run`: install, migrate, load the demo events and serve them on http://127.0.0.1:8000.
 run: $(STAMP) messages
