@@ -409,11 +409,28 @@ def test_team_bad_input(cells: dict[str, str], expected: str) -> None:
     assert problems(caught) == [expected]
 
 
-def test_team_missing_columns_are_all_reported() -> None:
+def test_team_needs_the_done_column() -> None:
     with pytest.raises(InputError) as caught:
         compute_standings(rulebook(), "team", [RawRow(2, {"id": "t", "country": "CZ"})])
+    assert problems(caught) == ["column done: missing required column"]
+
+
+def test_team_file_without_pieces_column_when_every_team_finished() -> None:
+    rows = [
+        RawRow(2, {"id": "t1", "country": "CZ", "done": "2", "time": "2:01:00"}),
+        RawRow(3, {"id": "t2", "country": "CZ", "done": "2", "time": "1:59:59"}),
+    ]
+    table = compute_standings(rulebook(), "team", rows).tables[0]
+    assert [(r.entry.id, r.rank) for r in table.rows] == [("t2", 1), ("t1", 2)]
+
+
+def test_team_without_pieces_column_still_needs_pieces_for_an_unfinished_puzzle() -> None:
+    with pytest.raises(InputError) as caught:
+        compute_standings(
+            rulebook(),
+            "team",
+            [RawRow(2, {"id": "t", "country": "CZ", "done": "1", "time": "1:00:00"})],
+        )
     assert problems(caught) == [
-        "column done: missing required column",
-        "column time: missing required column",
-        "column pieces: missing required column",
+        "row 2, column pieces: the puzzle in progress needs its counted pieces"
     ]

@@ -34,7 +34,7 @@ def tables(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> list[Tab
     if isinstance(stage, TimedSolveStage):
         return single_result_tables(rulebook, stage, rows, ["time"], _solo_scorer(stage))
     if isinstance(stage, TeamSolveStage):
-        required = ["done", "time", "pieces"]
+        required = ["done"]
         return single_result_tables(rulebook, stage, rows, required, _team_scorer(stage))
     raise TypeError(f"not a timed stage: {stage.format}")
 
