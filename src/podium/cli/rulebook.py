@@ -9,6 +9,7 @@ import typer
 
 from podium.engine.validate import check_rulebook
 from podium.rules import loader
+from podium.rules.schema import Rulebook
 
 app = typer.Typer(
     help="Rulebooks: check one, show a shipped preset, or print the schema for editors.",
@@ -16,6 +17,25 @@ app = typer.Typer(
 )
 
 USAGE_ERROR = 2
+
+
+def load_checked(source: str, prefix: str = "") -> Rulebook:
+    """The rulebook from a preset name or file, valid for the engine too; else every problem
+    on stderr (one per line, each after ``prefix``) and exit status 2."""
+    try:
+        rulebook = loader.load(source)
+    except loader.RulebookError as error:
+        for problem in error.problems:
+            typer.echo(f"{prefix}{problem}", err=True)
+        raise typer.Exit(USAGE_ERROR) from None
+    problems = check_rulebook(rulebook)
+    if problems:
+        # Named as the loader names its source, so both kinds of problem read alike.
+        name = f"preset:{source}" if source in loader.PRESETS else str(Path(source))
+        for engine_problem in problems:
+            typer.echo(f"{prefix}{name}: {engine_problem}", err=True)
+        raise typer.Exit(USAGE_ERROR)
+    return rulebook
 
 
 @app.command()
@@ -34,19 +54,7 @@ def check(
     Prints one line, ok: KEY — TITLE (N stages), when it is. Otherwise exits with status 2 and
     prints every problem on stderr, one per line, as file:line: setting.path: message.
     """
-    try:
-        rulebook = loader.load(source)
-    except loader.RulebookError as error:
-        for problem in error.problems:
-            typer.echo(str(problem), err=True)
-        raise typer.Exit(USAGE_ERROR) from None
-    problems = check_rulebook(rulebook)
-    if problems:
-        # Named as the loader names its source, so both kinds of problem read alike.
-        name = f"preset:{source}" if source in loader.PRESETS else str(Path(source))
-        for engine_problem in problems:
-            typer.echo(f"{name}: {engine_problem}", err=True)
-        raise typer.Exit(USAGE_ERROR)
+    rulebook = load_checked(source)
     typer.echo(f"ok: {rulebook.key} — {rulebook.title} ({len(rulebook.stages)} stages)")
 
 

@@ -10,11 +10,10 @@ import typer
 from rich.console import Console
 
 from podium.cli.csvfile import read_rows
+from podium.cli.rulebook import load_checked
 from podium.cli.render import print_table, to_csv, to_json
 from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
-from podium.engine.validate import check_rulebook
-from podium.rules.loader import RulebookError, load
 
 
 class Format(enum.StrEnum):
@@ -36,13 +35,7 @@ def command(
     output: Format = typer.Option(Format.table, "--format", help="table, json or csv."),
 ) -> None:
     """Compute a stage's standings from a results file and explain every row."""
-    try:
-        book = load(rulebook)
-    except RulebookError as exc:
-        fail([str(p) for p in exc.problems])
-    problems = check_rulebook(book)
-    if problems:
-        fail([f"{rulebook}: {p}" for p in problems])
+    book = load_checked(rulebook, prefix="error: ")
     try:
         standings = compute_standings(book, stage, read_rows(results))
     except InputError as exc:
