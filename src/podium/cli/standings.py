@@ -10,8 +10,8 @@ import typer
 from rich.console import Console
 
 from podium.cli.csvfile import read_rows
-from podium.cli.rulebook import load_checked
 from podium.cli.render import print_table, to_csv, to_json
+from podium.cli.rulebook import load_checked
 from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
 
