@@ -80,6 +80,24 @@ def test_bowling_half_fee_owed_after_five_days(
         assert s.reason.text == text
 
 
+@pytest.mark.parametrize(
+    ("cancelled_on", "refund", "owed"),
+    [(dt.date(2012, 3, 19), "600.00", "0.00"), (dt.date(2012, 3, 22), "300.00", "0.00")],
+)
+def test_bowling_fee_paid_in_advance_comes_back_whole_or_half(
+    cancelled_on: dt.date, refund: str, owed: str
+) -> None:
+    assert CBA.cancellation is not None
+    s = cancellation(
+        CBA.cancellation,
+        fee=czk("600"),
+        paid=czk("600"),
+        cancelled_on=cancelled_on,
+        starts_on=dt.date(2012, 3, 24),
+    )
+    assert (s.refund, s.owed) == (czk(refund), czk(owed))
+
+
 def test_cancellation_after_start_and_currency_mismatch_are_refused() -> None:
     assert CZ.cancellation is not None
     with pytest.raises(ValueError, match="no-show"):

@@ -1,23 +1,224 @@
-"""Organizer pages: only for users with the organizer role of the event concerned."""
+"""Organizer pages: only for users with the organizer role of the event concerned (payments
+and receipts also for its referees). Anyone else gets 404: another event's pages do not exist
+for them.
+
+Vocabulary:
+- dashboard: one event's page for its organizers: what the rulebook implies (categories,
+  stages, groups, divisions, squads), its staff and its status.
+"""
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.urls import path
+from typing import Any
 
-from podium.web.models import Event, EventRole
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from podium.web.forms.events import (
+    EventForm,
+    PaymentForm,
+    RoleForm,
+    SquadForm,
+    StatusForm,
+    aware,
+)
+from podium.web.models import Event
+from podium.web.selectors import organizer as select
+from podium.web.services.base import Refused
+from podium.web.services.events import (
+    RulebookRefused,
+    event_create,
+    event_set_status,
+    role_appoint,
+    squad_create,
+    user_named,
+)
+from podium.web.services.payments import payment_record
 
 app_name = "organizer"
 
 
+def _event(request: HttpRequest, slug: str, *, referees: bool = False) -> Event:
+    event = get_object_or_404(Event, slug=slug)
+    allowed = select.is_staff if referees else select.is_organizer
+    if not allowed(request.user, event):
+        raise Http404
+    return event
+
+
+def refusal(form: Any, refused: Refused) -> None:
+    text = refused.message
+    if refused.clause:
+        text = f"{text} ({_('rulebook')}: {refused.clause})"
+    field = refused.field if refused.field in form.fields else None
+    form.add_error(field, text)
+
+
 @login_required
 def events(request: HttpRequest) -> HttpResponse:
-    mine = Event.objects.filter(
-        roles__user=request.user, roles__role=EventRole.Role.ORGANIZER
-    ).distinct()
+    mine = select.organized_by(request.user)
     return render(request, "podium/organizer/events.html", {"events": mine})
 
 
-urlpatterns = [path("", events, name="events")]
+@login_required
+def event_new(request: HttpRequest) -> HttpResponse:
+    form = EventForm(request.POST or None, request.FILES or None)
+    problems: list[Any] = []
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            event = event_create(
+                organizer=request.user,
+                title=data["title"],
+                slug=data["slug"],
+                preset=data.get("preset") or None,
+                rulebook_text=data.get("rulebook_text") if not data.get("preset") else None,
+                starts_at=data["starts_at"],
+                timezone=data["timezone"],
+                venue=data.get("venue", ""),
+                language=data["language"],
+            )
+        except RulebookRefused as refused:
+            problems = refused.problems
+            refusal(form, refused)
+        except Refused as refused:
+            refusal(form, refused)
+        else:
+            messages.success(request, _("The event was created."))
+            return redirect("organizer:dashboard", slug=event.slug)
+    return render(request, "podium/organizer/new.html", {"form": form, "problems": problems})
+
+
+def _dashboard(request: HttpRequest, event: Event, **forms: Any) -> HttpResponse:
+    context = {
+        "event": event,
+        "outline": select.outline(event),
+        "roles": select.event_roles(event),
+        "squads": event.squads.all(),
+        "role_form": forms.get("role_form") or RoleForm(),
+        "squad_form": forms.get("squad_form") or SquadForm(),
+        "status_form": forms.get("status_form") or StatusForm(initial={"status": event.status}),
+    }
+    return render(request, "podium/organizer/dashboard.html", context)
+
+
+@login_required
+def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    return _dashboard(request, _event(request, slug))
+
+
+@login_required
+@require_POST
+def roles(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    form = RoleForm(request.POST)
+    if form.is_valid():
+        try:
+            role_appoint(
+                event=event,
+                by=request.user,
+                user=user_named(form.cleaned_data["username"]),
+                role=form.cleaned_data["role"],
+            )
+        except Refused as refused:
+            refusal(form, refused)
+        else:
+            messages.success(request, _("The role was given."))
+            return redirect("organizer:dashboard", slug=slug)
+    return _dashboard(request, event, role_form=form)
+
+
+@login_required
+@require_POST
+def squads(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    form = SquadForm(request.POST)
+    if form.is_valid():
+        try:
+            squad_create(
+                event=event,
+                by=request.user,
+                name=form.cleaned_data["name"],
+                starts_at=aware(form.cleaned_data["starts_at"], event.timezone),
+                capacity=form.cleaned_data["capacity"],
+            )
+        except Refused as refused:
+            refusal(form, refused)
+        else:
+            messages.success(request, _("The squad was added."))
+            return redirect("organizer:dashboard", slug=slug)
+    return _dashboard(request, event, squad_form=form)
+
+
+@login_required
+@require_POST
+def status(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    form = StatusForm(request.POST)
+    if form.is_valid():
+        try:
+            event_set_status(event=event, by=request.user, status=form.cleaned_data["status"])
+        except Refused as refused:
+            refusal(form, refused)
+        else:
+            messages.success(request, _("The status was changed."))
+            return redirect("organizer:dashboard", slug=slug)
+    return _dashboard(request, event, status_form=form)
+
+
+@login_required
+def payments(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug, referees=True)
+    form = PaymentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        entry = get_object_or_404(event.entries, pk=form.cleaned_data["entry"])
+        try:
+            payment = payment_record(
+                entry=entry,
+                fee_key=form.cleaned_data["fee_key"],
+                amount=form.cleaned_data["amount"],
+                method=form.cleaned_data["method"],
+                by=request.user,
+                note=form.cleaned_data["note"],
+            )
+        except Refused as refused:
+            messages.error(
+                request,
+                f"#{entry.number}: {refused.message}"
+                + (f" ({_('rulebook')}: {refused.clause})" if refused.clause else ""),
+            )
+        else:
+            messages.success(
+                request, _("Payment recorded: receipt %(n)d.") % {"n": payment.receipt_number}
+            )
+            return redirect("organizer:receipt", slug=slug, number=payment.receipt_number)
+    context = {"event": event, "rows": select.payments_table(event), "methods": PaymentForm()}
+    return render(request, "podium/organizer/payments.html", context)
+
+
+@login_required
+def receipt(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = _event(request, slug, referees=True)
+    payment = select.receipt(event, number)
+    if payment is None:
+        raise Http404
+    fee = next((f for f in event.rulebook.fees if f.key == payment.fee_key), None)
+    context = {"event": event, "payment": payment, "fee": fee}
+    return render(request, "podium/organizer/receipt.html", context)
+
+
+urlpatterns = [
+    path("", events, name="events"),
+    path("new/", event_new, name="new"),
+    path("<slug:slug>/", dashboard, name="dashboard"),
+    path("<slug:slug>/roles/", roles, name="roles"),
+    path("<slug:slug>/squads/", squads, name="squads"),
+    path("<slug:slug>/status/", status, name="status"),
+    path("<slug:slug>/payments/", payments, name="payments"),
+    path("<slug:slug>/receipts/<int:number>/", receipt, name="receipt"),
+]

@@ -1,11 +1,19 @@
-"""Public pages: the list of events (anyone may read them)."""
+"""Public pages: the events, each event's page, its rules and its entry lists (anyone may read).
+
+An event's public pages speak the event's language unless the visitor chose one: a language
+prefix in the address (``/cs/e/…``) or the cookie the language switcher sets wins.
+"""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 from django.urls import path
+from django.utils import translation
 
+from podium.web.models import Event
+from podium.web.selectors import public as selectors
 from podium.web.selectors.events import public_events
 
 
@@ -13,4 +21,50 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "podium/home.html", {"events": public_events()})
 
 
-urlpatterns = [path("", home, name="home")]
+def _event(request: HttpRequest, slug: str) -> Event:
+    event = get_object_or_404(public_events(), slug=slug)
+    chose = translation.get_language_from_path(request.path_info) or request.COOKIES.get(
+        settings.LANGUAGE_COOKIE_NAME
+    )
+    if not chose and event.language in dict(settings.LANGUAGES):
+        translation.activate(event.language)
+        request.LANGUAGE_CODE = event.language
+    return event
+
+
+def event_page(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    rulebook = event.rulebook
+    context = {
+        "event": event,
+        "rulebook": rulebook,
+        "categories": selectors.category_states(event),
+        "squads": selectors.squad_states(event),
+        "fees": selectors.fee_lines(rulebook),
+        "registration": rulebook.registration,
+    }
+    return render(request, "podium/public/event.html", context)
+
+
+def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    context = {
+        "event": event,
+        "rulebook": event.rulebook,
+        "sections": selectors.rules_sections(event.rulebook),
+    }
+    return render(request, "podium/public/rules.html", context)
+
+
+def entries_page(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    context = {"event": event, "categories": selectors.entry_lists(event)}
+    return render(request, "podium/public/entries.html", context)
+
+
+urlpatterns = [
+    path("", home, name="home"),
+    path("e/<slug:slug>/", event_page, name="event"),
+    path("e/<slug:slug>/rules/", rules_page, name="event-rules"),
+    path("e/<slug:slug>/entries/", entries_page, name="event-entries"),
+]

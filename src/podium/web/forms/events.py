@@ -1,0 +1,93 @@
+"""Forms of the organizer's pages and the check-in desk: the shape of what is typed in.
+
+Vocabulary:
+- local start: a date and time typed in the event's time zone, stored as an aware datetime.
+- rulebook file: an uploaded YAML rulebook, the alternative to a preset.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from podium.rules.loader import PRESETS
+from podium.web.models import Event, EventRole, Payment
+
+LOCAL = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+def aware(moment: dt.datetime, zone: str) -> dt.datetime:
+    return moment.replace(tzinfo=None).replace(tzinfo=zoneinfo.ZoneInfo(zone))
+
+
+class EventForm(forms.Form):
+    title = forms.CharField(label=_("Title"), max_length=200)
+    slug = forms.SlugField(label=_("Address (slug)"), max_length=50)
+    preset = forms.ChoiceField(
+        label=_("Preset rulebook"),
+        choices=[("", _("— upload my own —")), *[(p, p) for p in PRESETS]],
+        required=False,
+    )
+    rulebook_file = forms.FileField(label=_("…or a rulebook YAML file"), required=False)
+    starts_at = forms.DateTimeField(
+        label=_("Start (local time)"), widget=LOCAL, input_formats=["%Y-%m-%dT%H:%M"]
+    )
+    timezone = forms.CharField(label=_("Time zone"), initial="Europe/Prague", max_length=64)
+    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
+
+    def clean_timezone(self) -> str:
+        zone: str = self.cleaned_data["timezone"].strip()
+        try:
+            zoneinfo.ZoneInfo(zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            raise forms.ValidationError(_("Unknown time zone.")) from None
+        return zone
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        upload = data.get("rulebook_file")
+        if not data.get("preset") and not upload:
+            self.add_error("preset", _("Choose a preset or upload a rulebook."))
+        if upload:
+            try:
+                data["rulebook_text"] = upload.read().decode("utf-8")
+            except UnicodeDecodeError:
+                self.add_error("rulebook_file", _("The file is not UTF-8 text."))
+        if data.get("starts_at") and "timezone" in data:
+            data["starts_at"] = aware(data["starts_at"], data["timezone"])
+        return data
+
+
+class RoleForm(forms.Form):
+    username = forms.CharField(label=_("User name"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=EventRole.Role.choices)
+
+
+class SquadForm(forms.Form):
+    name = forms.CharField(label=_("Squad"), max_length=60)
+    starts_at = forms.DateTimeField(
+        label=_("Start (local time)"), widget=LOCAL, input_formats=["%Y-%m-%dT%H:%M"]
+    )
+    capacity = forms.IntegerField(label=_("Capacity"), min_value=1)
+
+
+class StatusForm(forms.Form):
+    status = forms.ChoiceField(label=_("Status"), choices=Event.Status.choices)
+
+
+class PaymentForm(forms.Form):
+    entry = forms.IntegerField(widget=forms.HiddenInput)
+    fee_key = forms.CharField(widget=forms.HiddenInput)
+    amount = forms.DecimalField(label=_("Amount"), max_digits=10, decimal_places=2, min_value=0)
+    method = forms.ChoiceField(label=_("Method"), choices=Payment.Method.choices)
+    note = forms.CharField(label=_("Note"), max_length=200, required=False)
+
+
+class CheckInForm(forms.Form):
+    seat = forms.CharField(label=_("Seat, table or lane"), max_length=40, required=False)

@@ -1,0 +1,99 @@
+"""Reads for the check-in desk: finding an entry, its check-in window, and the no-shows.
+
+Vocabulary:
+- start: when an entry plays: its squad's start (ČBA) or else the event's start.
+- window: from ``check_in.opens_before_min`` before the start to ``closes_before_min`` before
+  it; a side the rulebook leaves out is open (IT: opens 20 min before, no close).
+- no-show time: ``no_show.after_start_min`` after the start; from then a confirmed entry that
+  has not checked in is a no-show, and its seat may be offered to the waiting list. An entry
+  that took a no-show's seat counts the same minutes from when it took it, so it is not a
+  no-show the moment it gets the seat.
+- waiting list: the category's waiting entries, by position.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.db.models import Q, QuerySet
+
+from podium.web.models import Entry, Event
+from podium.web.selectors.entries import waiting_list
+
+
+def start_of(entry: Entry) -> dt.datetime:
+    return entry.squad.starts_at if entry.squad_id and entry.squad else entry.event.starts_at
+
+
+@dataclass(frozen=True)
+class Window:
+    opens: dt.datetime | None
+    closes: dt.datetime | None
+    clause: str | None
+
+    def contains(self, moment: dt.datetime) -> bool:
+        return (self.opens is None or moment >= self.opens) and (
+            self.closes is None or moment <= self.closes
+        )
+
+
+def window_of(entry: Entry) -> Window:
+    rule = entry.event.rulebook.check_in
+    if rule is None:
+        return Window(None, None, None)
+    start = start_of(entry)
+    opens = start - dt.timedelta(minutes=rule.opens_before_min) if rule.opens_before_min else None
+    closes = (
+        start - dt.timedelta(minutes=rule.closes_before_min)
+        if rule.closes_before_min is not None
+        else None
+    )
+    return Window(opens, closes, rule.clause)
+
+
+def no_show_time(entry: Entry) -> dt.datetime | None:
+    rule = entry.event.rulebook.no_show
+    if rule is None:
+        return None
+    grace = dt.timedelta(minutes=rule.after_start_min)
+    took = entry.seat_taken.order_by("-offered_at").first()  # a seat handed over at the desk
+    if took is not None:
+        return max(start_of(entry), took.offered_at) + grace
+    return start_of(entry) + grace
+
+
+def search(event: Event, query: str = "") -> QuerySet[Entry]:
+    entries = (
+        event.entries.exclude(status=Entry.Status.CANCELLED)
+        .select_related("event", "squad", "check_in")
+        .prefetch_related("members__person", "payments")
+        .order_by("number")
+    )
+    query = query.strip().lstrip("#")
+    if not query:
+        return entries
+    found = Q(name__icontains=query) | Q(members__person__last_name__icontains=query)
+    found |= Q(members__person__first_name__icontains=query)
+    if query.isdigit():
+        found |= Q(number=int(query))
+    return entries.filter(found).distinct()
+
+
+def no_shows(event: Event, now: dt.datetime) -> list[tuple[Entry, Entry | None]]:
+    """Confirmed entries past their no-show time and not checked in, each with who is next."""
+    if event.rulebook.no_show is None:
+        return []
+    absent = [
+        entry
+        for entry in event.entries.filter(status=Entry.Status.CONFIRMED, check_in__isnull=True)
+        .select_related("event", "squad")
+        .order_by("category", "number")
+        if (time := no_show_time(entry)) is not None and now >= time
+    ]
+    queues: dict[str, list[Entry]] = {}
+    result: list[tuple[Entry, Entry | None]] = []
+    for entry in absent:
+        queue = queues.setdefault(entry.category, waiting_list(event, entry.category))
+        result.append((entry, queue.pop(0) if queue else None))
+    return result

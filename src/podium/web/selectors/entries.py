@@ -1,0 +1,106 @@
+"""Reading entries: waiting lists, a participant's own entries, an organizer's lists.
+
+Vocabulary:
+- waiting list: the ``waiting`` entries of one category of an event, by ``waiting_position``.
+- active: pending or confirmed entries; these count against a category's (or squad's) cap.
+- places left: the cap minus the active entries; ``None`` where the rulebook sets no cap.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
+
+from podium.rules.schema import Category
+from podium.web.models import Entry, Event, EventRole, Squad
+
+
+def waiting_list(event: Event, category: str) -> list[Entry]:
+    """The waiting entries of a category, first in line first."""
+    return list(
+        Entry.objects.filter(event=event, category=category, status=Entry.Status.WAITING)
+        .order_by("waiting_position", "number")
+        .prefetch_related("members__person")
+    )
+
+
+def category_of(event: Event, key: str) -> Category | None:
+    return next((c for c in event.rulebook.categories if c.key == key), None)
+
+
+def category_cap(event: Event, key: str) -> int | None:
+    category = category_of(event, key)
+    if category is not None and category.cap is not None:
+        return category.cap
+    return event.rulebook.registration.cap
+
+
+def active_count(event: Event, category: str) -> int:
+    return Entry.objects.filter(event=event, category=category, status__in=Entry.ACTIVE).count()
+
+
+def places_left(event: Event, category: str) -> int | None:
+    cap = category_cap(event, category)
+    return None if cap is None else max(cap - active_count(event, category), 0)
+
+
+def squad_places_left(squad: Squad) -> int:
+    taken = Entry.objects.filter(squad=squad, status__in=Entry.ACTIVE).count()
+    return max(squad.capacity - taken, 0)
+
+
+def entries_of_user(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Entry]:
+    """A participant's own entries: those they registered or are a member of."""
+    if not user.is_authenticated:
+        return Entry.objects.none()
+    return (
+        Entry.objects.filter(Q(registered_by=user) | Q(members__person__user=user))
+        .distinct()
+        .select_related("event", "squad", "cancellation")
+        .order_by("-registered_at", "-id")
+    )
+
+
+def own_entry(user: AbstractBaseUser | AnonymousUser, pk: int) -> Entry | None:
+    if not user.is_authenticated:
+        return None
+    return Entry.objects.filter(pk=pk, registered_by=user).select_related("event", "squad").first()
+
+
+def is_organizer(user: AbstractBaseUser | AnonymousUser, event: Event) -> bool:
+    return bool(
+        user.is_authenticated
+        and EventRole.objects.filter(event=event, user=user, role=EventRole.Role.ORGANIZER).exists()
+    )
+
+
+def entries_by_category(event: Event) -> list[tuple[Category, list[Entry], list[Entry]]]:
+    """Per category of the rulebook: its non-waiting entries and its waiting list."""
+    rows = []
+    for category in event.rulebook.categories:
+        entries = list(
+            Entry.objects.filter(event=event, category=category.key)
+            .exclude(status=Entry.Status.WAITING)
+            .select_related("squad")
+            .prefetch_related("members__person")
+            .order_by("number")
+        )
+        rows.append((category, entries, waiting_list(event, category.key)))
+    return rows
+
+
+def division_title(entry: Entry) -> str:
+    divisions = entry.event.rulebook.divisions
+    if not entry.division or divisions is None:
+        return ""
+    return next((d.title for d in divisions.items if d.key == entry.division), entry.division)
+
+
+def can_add_players(entry: Entry) -> bool:
+    """A roster that may still grow: the rulebook allows it and the entry is not cancelled."""
+    category = category_of(entry.event, entry.category)
+    return bool(
+        category is not None
+        and category.entrants.players_added_any_time
+        and entry.status != Entry.Status.CANCELLED
+    )

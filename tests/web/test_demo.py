@@ -1,0 +1,195 @@
+"""The demo: four events from the four presets, consistent with their rulebooks, loaded once."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from io import StringIO
+from typing import Any
+
+import pytest
+from django.contrib.auth import authenticate
+from django.core.management import call_command
+from django.test import Client
+from django.utils import translation
+
+from podium.engine.classification import is_domestic
+from podium.engine.formats.games import assign_division
+from podium.web.models import (
+    AuditEntry,
+    Draw,
+    Entry,
+    EntryMember,
+    Event,
+    EventRole,
+    Person,
+    Squad,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _english_afterwards() -> Iterator[None]:
+    """Pages activate their language in this thread; leave English for the tests that follow."""
+    yield
+    translation.activate("en")
+
+
+def _load() -> str:
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    return out.getvalue()
+
+
+def _snapshot() -> dict[str, object]:
+    return {
+        "events": list(
+            Event.objects.values_list("slug", "status", "rulebook_text").order_by("slug")
+        ),
+        "entries": list(
+            Entry.objects.values_list(
+                "event__slug", "number", "name", "status", "group", "division", "table_number"
+            ).order_by("event__slug", "number")
+        ),
+        "people": Person.objects.count(),
+        "members": EntryMember.objects.count(),
+        "roles": EventRole.objects.count(),
+        "draws": list(
+            Draw.objects.values_list("event__slug", "kind", "stage", "seed").order_by("id")
+        ),
+        "audit": AuditEntry.objects.count(),
+        "squads": Squad.objects.count(),
+    }
+
+
+def test_load_demo_creates_four_events_with_accounts() -> None:
+    out = _load()
+    events = {e.rulebook_key: e for e in Event.objects.all()}
+    assert set(events) == {"cz-jigsaw", "it-puzzle-party", "cba-qualifier", "deti-kolomny"}
+    assert events["cz-jigsaw"].status == Event.Status.CLOSED
+    assert events["cba-qualifier"].status == Event.Status.CLOSED
+    assert events["it-puzzle-party"].status == Event.Status.OPEN
+    assert events["deti-kolomny"].status == Event.Status.OPEN
+    assert [e.language for e in events.values()].count("cs") == 2
+    for username in ("organizer", "referee", "player"):
+        assert authenticate(username=username, password="podium-demo") is not None
+        assert username in out
+    assert "podium-demo" in out
+    for event in events.values():
+        roles = set(event.roles.values_list("user__username", "role"))
+        assert ("organizer", "organizer") in roles
+        assert ("referee", "referee") in roles
+        # Every public page of every demo event renders.
+        for page in ("", "rules/", "entries/"):
+            assert Client().get(f"/e/{event.slug}/{page}").status_code == 200
+
+
+def test_load_demo_is_idempotent() -> None:
+    _load()
+    first = _snapshot()
+    out = _load()
+    assert _snapshot() == first
+    assert "left as it is" in out
+
+
+def test_cz_jigsaw_demo_is_consistent_with_its_rulebook() -> None:
+    _load()
+    event = Event.objects.get(rulebook_key="cz-jigsaw")
+    counts = Counter(event.entries.values_list("category", "status"))
+    assert counts[("individuals", "confirmed")] == 200  # the cap, full
+    assert counts[("individuals", "waiting")] == 6
+    assert counts[("pairs", "confirmed")] <= 120
+    assert 0 < counts[("teams", "confirmed")] <= 50
+    positions = sorted(
+        event.entries.filter(status="waiting").values_list("waiting_position", flat=True)
+    )
+    assert positions == [1, 2, 3, 4, 5, 6]
+    # Groups A/B drawn with a recorded seed, for individuals and pairs.
+    draws = event.draws.filter(kind="groups")
+    assert {d.stage for d in draws} == {"individual-qualification", "pair-qualification"}
+    assert all(d.seed.startswith("demo-") for d in draws)
+    confirmed = event.entries.filter(status="confirmed", category__in=["individuals", "pairs"])
+    assert set(confirmed.values_list("group", flat=True)) == {"A", "B"}
+    # Teams sizes 3–4; foreigners in the mix; minors accompanied.
+    domestic = event.rulebook.classification.domestic
+    foreign = 0
+    for entry in event.entries.prefetch_related("members__person"):
+        members = [m.person for m in entry.members.all()]
+        if entry.category == "teams":
+            assert 3 <= len(members) <= 4
+        countries = [p.country for p in members]
+        if not is_domestic(countries, domestic.country, domestic.team_rule):
+            foreign += 1
+        for person in members:
+            if person.birth_date and (event.local_start.date() - person.birth_date).days < 16 * 365:
+                assert entry.accompanying_adult
+    assert foreign > 10
+    names = set(Person.objects.values_list("last_name", flat=True))
+    assert any(ch in "".join(names) for ch in "ěščřžýáíéůú")
+
+
+def test_cba_demo_divisions_follow_the_averages() -> None:
+    _load()
+    event = Event.objects.get(rulebook_key="cba-qualifier")
+    divisions = event.rulebook.divisions
+    seen = Counter()
+    for entry in event.entries.prefetch_related("members__person"):
+        person = entry.members.get().person
+        expected, _reason = assign_division(divisions, person.gender, person.ladder_average)
+        assert entry.division == expected.key
+        assert entry.division_reason
+        assert entry.squad is not None
+        assert person.birth_date.isoformat() <= "1999-06-30"
+        seen[entry.division] += 1
+    assert len(seen) >= 5  # men and women across the divisions
+    for squad in event.squads.all():
+        assert Entry.objects.filter(squad=squad, status__in=Entry.ACTIVE).count() <= squad.capacity
+    assert event.draws.filter(kind="lanes").count() == event.squads.count()
+
+
+def test_it_demo_is_open_with_tables_for_approved_pairs() -> None:
+    _load()
+    event = Event.objects.get(rulebook_key="it-puzzle-party")
+    rulebook = event.rulebook
+    assert rulebook.registration.opens <= event.starts_at.date() <= rulebook.event_date
+    confirmed = event.entries.filter(status="confirmed")
+    assert confirmed.count() + event.entries.filter(status="pending").count() <= 50
+    assert all(e.table_number for e in confirmed)
+    assert not event.entries.filter(status="pending", table_number__isnull=False).exists()
+    for entry in event.entries.prefetch_related("members__person"):
+        assert entry.members.count() == 2
+        for m in entry.members.all():
+            age_days = (rulebook.event_date - m.person.birth_date).days
+            assert age_days >= 16 * 365
+
+
+def test_chgk_demo_has_rosters_and_unscored_teams() -> None:
+    _load()
+    event = Event.objects.get(rulebook_key="deti-kolomny")
+    scored = event.entries.filter(scored=True)
+    assert scored.count() >= 10
+    assert event.entries.filter(scored=False).count() == 2
+    for entry in scored:
+        assert 1 <= entry.members.count() <= 9
+    people = EntryMember.objects.filter(entry__event=event).values_list("person", flat=True)
+    assert len(people) == len(set(people))  # one team per player
+
+
+def test_it_demo_says_its_dates_were_moved() -> None:
+    _load()
+    event = Event.objects.get(rulebook_key="it-puzzle-party")
+    assert event.rulebook.notes[0].interpretation.startswith("Demo only:")
+    html = Client().get(f"/e/{event.slug}/rules/").content.decode()
+    assert "Demo only: the registration window" in html
+
+
+def test_load_demo_on_a_database_with_other_events_and_users(
+    make_event: Any, make_user: Any
+) -> None:
+    make_event("cz-jigsaw", slug="my-own", title="My own event")
+    make_user("someone")
+    _load()
+    assert Event.objects.count() == 5
+    assert Event.objects.get(slug="my-own").entries.count() == 0
+    assert not EventRole.objects.filter(event__slug="my-own").exists()

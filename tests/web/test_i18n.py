@@ -1,0 +1,189 @@
+"""Languages: complete Czech, Italian and Russian catalogues, and pages rendered in each."""
+
+from __future__ import annotations
+
+import ast
+import datetime as dt
+import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.utils import translation
+
+from podium.web.models import Event
+from podium.web.selectors.public import money
+
+LOCALE = Path(__file__).resolve().parents[2] / "src" / "podium" / "web" / "locale"
+LANGUAGES = ("cs", "it", "ru")
+PLURALS = {"cs": 4, "it": 2, "ru": 4}
+
+
+def compile_messages() -> None:
+    """The .mo files are built from the .po files (``make messages``); build stale ones here."""
+    for language in LANGUAGES:
+        po = LOCALE / language / "LC_MESSAGES" / "django.po"
+        mo = po.with_suffix(".mo")
+        if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+            subprocess.run(["msgfmt", "--check", "-o", str(mo), str(po)], check=True)
+    translation.trans_real._translations = {}  # type: ignore[attr-defined]
+    translation.trans_real._active = translation.trans_real.Local()  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
+def _english_afterwards() -> Iterator[None]:
+    """Pages activate their language in this thread; leave English for the tests that follow."""
+    yield
+    translation.activate("en")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _compiled() -> None:
+    compile_messages()
+
+
+def _entries(language: str) -> list[dict[str, Any]]:
+    """The catalogue's entries: msgid, plural, msgstr forms and flags (a small .po reader)."""
+    text = (LOCALE / language / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+    entries = []
+    for block in text.strip().split("\n\n"):
+        entry: dict[str, Any] = {"flags": "", "strs": {}, "id": None, "plural": None}
+        key = ""
+        for line in block.splitlines():
+            if line.startswith("#,"):
+                entry["flags"] += line
+            elif line.startswith("#"):
+                continue
+            else:
+                match = re.match(r'^(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?) (".*")$', line)
+                if match:
+                    key, line = match.group(1), match.group(2)
+                    value = ""
+                else:
+                    value = entry["strs"].get(key, "") if key.startswith("msgstr") else ""
+                part = ast.literal_eval(line)
+                if key == "msgid":
+                    entry["id"] = (entry["id"] or "") + part
+                elif key == "msgid_plural":
+                    entry["plural"] = (entry["plural"] or "") + part
+                elif key.startswith("msgstr"):
+                    entry["strs"][key] = (value if not match else "") + part
+        if entry["id"] is not None:
+            entries.append(entry)
+    return entries
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_message_is_translated_and_none_is_fuzzy(language: str) -> None:
+    entries = _entries(language)
+    header, messages = entries[0], entries[1:]
+    assert header["id"] == ""
+    assert f"nplurals={PLURALS[language]};" in header["strs"]["msgstr"]
+    assert len(messages) > 300
+    for entry in messages:
+        assert "fuzzy" not in entry["flags"], entry["id"]
+        assert entry["strs"], entry["id"]
+        if entry["plural"] is not None:
+            assert len(entry["strs"]) == PLURALS[language], entry["id"]
+        for value in entry["strs"].values():
+            assert value.strip(), f"{language}: no translation of {entry['id']!r}"
+        placeholders = set(re.findall(r"%\(\w+\)[sd]", entry["id"] + (entry["plural"] or "")))
+        for value in entry["strs"].values():
+            assert set(re.findall(r"%\(\w+\)[sd]", value)) <= placeholders, entry["id"]
+
+
+@pytest.mark.parametrize(
+    ("prefix", "words"),
+    [
+        ("", ["Competitions", "Log in", "Rules"]),
+        ("/cs", ["Soutěže", "Přihlásit se", "Pravidla"]),
+        ("/it", ["Competizioni", "Accedi", "Regolamento"]),
+        ("/ru", ["Соревнования", "Войти", "Регламент"]),
+    ],
+)
+@pytest.mark.django_db
+def test_home_page_in_each_language(make_event: Any, prefix: str, words: list[str]) -> None:
+    make_event("cz-jigsaw")
+    html = Client().get(f"{prefix}/").content.decode()
+    for word in words:
+        assert word in html
+
+
+@pytest.mark.django_db
+def test_event_pages_in_each_language_with_local_formats(make_event: Any) -> None:
+    make_event(
+        "cba-qualifier",
+        starts_at=dt.datetime(2012, 3, 24, 8, 0, tzinfo=dt.UTC),
+        timezone="Europe/Prague",
+        status=Event.Status.CLOSED,
+    )
+    cs = Client().get("/cs/e/cba-qualifier/").content.decode()
+    assert "24. března 2012 9:00" in cs
+    assert "registrace uzavřena" in cs
+    assert "600\xa0CZK" in cs
+    it = Client().get("/it/e/cba-qualifier/rules/").content.decode()
+    assert "Sabato 24 Marzo 2012 09:00" in it or "24 Marzo 2012" in it
+    assert "Il regolamento dice:" in it
+    assert "La nostra interpretazione:" in it
+    assert "media da 160 a 174,99" in it
+    ru = Client().get("/ru/e/cba-qualifier/rules/").content.decode()
+    assert "В регламенте:" in ru
+    assert "Регистрация закрывается 16 марта 2012 г." in ru
+    assert "Регистрация на месте открывается за 30 минут до начала." in ru
+
+
+def test_money_in_the_locale_format() -> None:
+    from decimal import Decimal
+
+    with translation.override("cs"):
+        assert money(Decimal("1234.5"), "CZK") == "1\xa0234,50\xa0CZK"
+    with translation.override("it"):
+        assert money(Decimal("1234"), "EUR") == "1.234\xa0EUR"
+    with translation.override("en"):
+        assert money(Decimal("1234.5"), "RUB") == "1,234.50\xa0RUB"
+
+
+@pytest.mark.django_db
+def test_plural_forms_follow_each_language(make_event: Any) -> None:
+    from podium.web.models import Entry
+
+    event = make_event("it-puzzle-party")
+    for number in range(1, 29):  # 50 - 28 = 22 places left
+        Entry.objects.create(
+            event=event, category="pairs", name=f"P{number}", number=number, status="confirmed"
+        )
+    # Czech: 1, 2–4, then 5 and more (22 too); Russian: 1/21, 2–4/22–24, 5–20.
+    assert "22 volných míst" in Client().get("/cs/e/it-puzzle-party/").content.decode()
+    assert "осталось 22 места" in Client().get("/ru/e/it-puzzle-party/").content.decode()
+    for number in range(29, 48):  # 3 left
+        Entry.objects.create(
+            event=event, category="pairs", name=f"P{number}", number=number, status="confirmed"
+        )
+    assert "3 volná místa" in Client().get("/cs/e/it-puzzle-party/").content.decode()
+    assert "осталось 3 места" in Client().get("/ru/e/it-puzzle-party/").content.decode()
+    assert "3 posti liberi" in Client().get("/it/e/it-puzzle-party/").content.decode()
+    Entry.objects.create(event=event, category="pairs", name="P48", number=48, status="confirmed")
+    Entry.objects.create(event=event, category="pairs", name="P49", number=49, status="pending")
+    assert "1 volné místo" in Client().get("/cs/e/it-puzzle-party/").content.decode()
+    assert "осталось 1 место" in Client().get("/ru/e/it-puzzle-party/").content.decode()
+    assert "1 posto libero" in Client().get("/it/e/it-puzzle-party/").content.decode()
+
+
+@pytest.mark.django_db
+def test_preset_texts_are_translated_on_the_rules_page(make_event: Any) -> None:
+    make_event("cz-jigsaw")
+    make_event("deti-kolomny")
+    cs = Client().get("/cs/e/cz-jigsaw/rules/").content.decode()
+    assert "Jednotlivci — kvalifikace" in cs
+    assert "nejlepších 50 (čeští účastníci) z každé skupiny" in cs
+    assert "Jednotlivci: jednotlivci, nejvýše 200 účastníků." in cs
+    assert "Maximální počet: 200 jednotlivců" in cs  # the clause stays in the original
+    ru = Client().get("/ru/e/deti-kolomny/rules/").content.decode()
+    assert "Суперфинал за звание абсолютного чемпиона" in ru
+    assert "Командный взнос, первая половина сезона: 900\xa0RUB с заявки" in ru
+    it = Client().get("/it/e/cz-jigsaw/rules/").content.decode()
+    assert "Coppie — finale" in it
+    assert "Ogni pezzo mancante alla fine aggiunge 10 secondi al tempo." in it
