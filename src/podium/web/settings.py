@@ -111,3 +111,10 @@ if os.environ.get("REDIS_URL"):
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": os.environ["REDIS_URL"],
     }
+
+# Messages to participants (e.g. "you moved up from the waiting list"). Without a mail server
+# configured they are written to the console, so nothing is lost silently on a laptop.
+EMAIL_BACKEND = os.environ.get(
+    "PODIUM_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
+)
+DEFAULT_FROM_EMAIL = os.environ.get("PODIUM_FROM_EMAIL", "podium@localhost")

@@ -15,6 +15,7 @@ from django.utils import translation
 from podium.web.models import Event
 from podium.web.selectors import public as selectors
 from podium.web.selectors.events import public_events
+from podium.web.selectors.rules import rules_sections
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -51,7 +52,7 @@ def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "event": event,
         "rulebook": event.rulebook,
-        "sections": selectors.rules_sections(event.rulebook),
+        "sections": rules_sections(event.rulebook),
     }
     return render(request, "podium/public/rules.html", context)
 
