@@ -12,7 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
 from podium.rules.schema import Category
-from podium.web.models import Entry, Event, EventRole, Squad
+from podium.web.models import Entry, Event, Squad
 
 
 def waiting_list(event: Event, category: str) -> list[Entry]:
@@ -65,13 +65,6 @@ def own_entry(user: AbstractBaseUser | AnonymousUser, pk: int) -> Entry | None:
     if not user.is_authenticated:
         return None
     return Entry.objects.filter(pk=pk, registered_by=user).select_related("event", "squad").first()
-
-
-def is_organizer(user: AbstractBaseUser | AnonymousUser, event: Event) -> bool:
-    return bool(
-        user.is_authenticated
-        and EventRole.objects.filter(event=event, user=user, role=EventRole.Role.ORGANIZER).exists()
-    )
 
 
 def entries_by_category(event: Event) -> list[tuple[Category, list[Entry], list[Entry]]]:

@@ -19,22 +19,7 @@ from django.db.models import QuerySet
 from podium.engine.money import fee_amount
 from podium.rules.schema import Fee, Money
 from podium.web.models import Entry, Event, EventRole, Payment
-
-STAFF = (EventRole.Role.ORGANIZER, EventRole.Role.REFEREE)
-
-
-def roles_of(user: Any, event: Event) -> set[str]:
-    if user is None or not user.is_authenticated:
-        return set()
-    return set(EventRole.objects.filter(event=event, user=user).values_list("role", flat=True))
-
-
-def is_organizer(user: Any, event: Event) -> bool:
-    return EventRole.Role.ORGANIZER in roles_of(user, event)
-
-
-def is_staff(user: Any, event: Event) -> bool:
-    return bool(roles_of(user, event) & set(STAFF))
+from podium.web.selectors.roles import STAFF
 
 
 def organized_by(user: Any) -> QuerySet[Event]:

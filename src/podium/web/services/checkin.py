@@ -22,7 +22,8 @@ from django.utils.translation import gettext as _
 from podium.web.models import Cancellation, CheckIn, Entry, SeatOffer
 from podium.web.selectors.desk import no_show_time, window_of
 from podium.web.selectors.entries import waiting_list
-from podium.web.selectors.organizer import fees_for, is_organizer, is_staff
+from podium.web.selectors.organizer import fees_for
+from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.services.base import Refused, audit
 from podium.web.services.registration import entry_approve, entry_promote
 

@@ -26,19 +26,12 @@ from django.utils.translation import gettext as _
 from podium.engine import draws as engine
 from podium.engine.classification import is_domestic
 from podium.rules.schema import ChgkTourStage, GamesStage, Stage
-from podium.web.models import Draw, Entry, Event, EventRole, Squad
+from podium.web.models import Draw, Entry, Event, Squad
+from podium.web.selectors.roles import is_organizer
 from podium.web.services.base import Actor, Refused, audit
 
 KINDS = ("groups", "tables", "lanes", "tour-hosts")
 SEED_MAX = 64
-
-
-def is_organizer(user: Actor, event: Event) -> bool:
-    if user is None or not user.is_authenticated:
-        return False
-    return EventRole.objects.filter(
-        event=event, user_id=user.pk, role=EventRole.Role.ORGANIZER
-    ).exists()
 
 
 def new_seed() -> str:

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from podium.engine.validate import check_rulebook
 from podium.rules.loader import PRESETS, RulebookError, RulebookProblem, parse, preset_text
 from podium.web.models import Event, EventRole, Squad
-from podium.web.selectors.organizer import is_organizer
+from podium.web.selectors.roles import is_organizer
 from podium.web.services.base import Refused, audit
 
 

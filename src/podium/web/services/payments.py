@@ -19,7 +19,8 @@ from django.utils.translation import gettext as _
 
 from podium.engine.money import fmt, money
 from podium.web.models import Entry, Event, Payment
-from podium.web.selectors.organizer import fee_due, fees_for, is_staff
+from podium.web.selectors.organizer import fee_due, fees_for
+from podium.web.selectors.roles import is_staff
 from podium.web.services.base import Refused, audit
 
 

@@ -43,6 +43,7 @@ from podium.web.models import (
 )
 from podium.web.selectors.entries import category_cap, category_of
 from podium.web.selectors.entries import waiting_list as waiting_list
+from podium.web.selectors.roles import has_role, is_organizer
 from podium.web.services.base import Actor, Refused, audit
 
 __all__ = [
@@ -79,18 +80,6 @@ class PersonData:
 def _locked(event: Event) -> Event:
     # The lock serialises everyone counting places of this event until the transaction ends.
     return Event.objects.select_for_update().get(pk=event.pk)
-
-
-def _has_role(user: Actor, event: Event, *roles: str) -> bool:
-    return bool(
-        user is not None
-        and user.is_authenticated
-        and EventRole.objects.filter(event=event, user=user, role__in=roles).exists()
-    )
-
-
-def _is_organizer(user: Actor, event: Event) -> bool:
-    return _has_role(user, event, EventRole.Role.ORGANIZER)
 
 
 def _is_owner(user: Actor, entry: Entry) -> bool:
@@ -275,7 +264,7 @@ def entry_register(
         # The registrant's own person is created once, from the first member they enter,
         # unless they register others (an organizer taking entries by phone).
         link_user = own is None and by is not None and by.is_authenticated
-        link_user = link_user and not _is_organizer(by, event)
+        link_user = link_user and not is_organizer(by, event)
 
         found: list[Person | None] = []
         seen: set[tuple[str, str, dt.date | None]] = set()
@@ -491,7 +480,7 @@ def entry_promote(*, entry: Entry, by: Actor, reason: str) -> Entry:
         event = _locked(entry.event)
         entry = Entry.objects.select_related("event").get(pk=entry.pk)
         entry.event = event
-        if not _has_role(by, event, EventRole.Role.ORGANIZER, EventRole.Role.REFEREE):
+        if not has_role(by, event, EventRole.Role.ORGANIZER, EventRole.Role.REFEREE):
             raise Refused(_("Only the event's organizers and referees may promote an entry."))
         if entry.status != Entry.Status.WAITING:
             raise Refused(_("Only an entry on the waiting list can be promoted."))
@@ -505,7 +494,7 @@ def waiting_reorder(*, entry: Entry, position: int, by: Actor, reason: str) -> E
     with transaction.atomic():
         event = _locked(entry.event)
         entry = Entry.objects.get(pk=entry.pk)
-        if not _is_organizer(by, event):
+        if not is_organizer(by, event):
             raise Refused(_("Only the event's organizers may reorder the waiting list."))
         if entry.status != Entry.Status.WAITING:
             raise Refused(_("This entry is not on the waiting list."))
@@ -544,7 +533,7 @@ def entry_approve(*, entry: Entry, by: Actor) -> Entry:
         event = _locked(entry.event)
         entry = Entry.objects.get(pk=entry.pk)
         rules = event.rulebook.registration
-        if not _is_organizer(by, event):
+        if not is_organizer(by, event):
             raise Refused(_("Only the event's organizers may approve entries."))
         if entry.status != Entry.Status.PENDING:
             raise Refused(_("Only an entry awaiting approval can be approved."))
@@ -647,7 +636,7 @@ def entry_cancel(*, entry: Entry, by: Actor, now: dt.datetime | None = None) -> 
         event = _locked(entry.event)
         entry = Entry.objects.select_related("squad").get(pk=entry.pk)
         entry.event = event
-        if not (_is_owner(by, entry) or _is_organizer(by, event)):
+        if not (_is_owner(by, entry) or is_organizer(by, event)):
             raise Refused(_("Only the entry's registrant or an organizer may cancel it."))
         if entry.status == Entry.Status.CANCELLED:
             raise Refused(_("This entry is already cancelled."))
@@ -715,7 +704,7 @@ def roster_add_player(*, entry: Entry, person: PersonData, by: Actor) -> EntryMe
         if kind is None:  # pragma: no cover - an entry's category comes from its rulebook
             raise Refused(_("Unknown category."))
         entrants = kind.entrants
-        if not (_is_owner(by, entry) or _is_organizer(by, event)):
+        if not (_is_owner(by, entry) or is_organizer(by, event)):
             raise Refused(_("Only the team's registrant or an organizer may add players."))
         if entry.status == Entry.Status.CANCELLED:
             raise Refused(_("This entry is cancelled."))

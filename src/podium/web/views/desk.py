@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
@@ -18,25 +18,21 @@ from django.views.decorators.http import require_POST
 from podium.web.forms.events import CheckInForm
 from podium.web.models import Event
 from podium.web.selectors import desk as select
-from podium.web.selectors.organizer import fee_lines, is_staff, staffed_by
+from podium.web.selectors.organizer import fee_lines, staffed_by
+from podium.web.selectors.roles import is_staff
 from podium.web.services.base import Refused
 from podium.web.services.checkin import checkin_record, default_seat, seat_offer
+from podium.web.views.common import event_for, refusal_text
 
 app_name = "desk"
 
 
 def _event(request: HttpRequest, slug: str) -> Event:
-    event = get_object_or_404(Event, slug=slug)
-    if not is_staff(request.user, event):
-        raise Http404
-    return event
+    return event_for(request, slug, is_staff)
 
 
 def _refused(request: HttpRequest, refused: Refused) -> None:
-    text = refused.message
-    if refused.clause:
-        text = f"{text} ({_('rulebook')}: {refused.clause})"
-    messages.error(request, text)
+    messages.error(request, refusal_text(refused))
 
 
 @login_required

@@ -29,6 +29,7 @@ from podium.web.forms.events import (
 )
 from podium.web.models import Event
 from podium.web.selectors import organizer as select
+from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.services.base import Refused
 from podium.web.services.events import (
     RulebookRefused,
@@ -39,24 +40,18 @@ from podium.web.services.events import (
     user_named,
 )
 from podium.web.services.payments import payment_record
+from podium.web.views.common import event_for, refusal_text
 
 app_name = "organizer"
 
 
 def _event(request: HttpRequest, slug: str, *, referees: bool = False) -> Event:
-    event = get_object_or_404(Event, slug=slug)
-    allowed = select.is_staff if referees else select.is_organizer
-    if not allowed(request.user, event):
-        raise Http404
-    return event
+    return event_for(request, slug, is_staff if referees else is_organizer)
 
 
 def refusal(form: Any, refused: Refused) -> None:
-    text = refused.message
-    if refused.clause:
-        text = f"{text} ({_('rulebook')}: {refused.clause})"
     field = refused.field if refused.field in form.fields else None
-    form.add_error(field, text)
+    form.add_error(field, refusal_text(refused))
 
 
 @login_required
@@ -189,8 +184,7 @@ def payments(request: HttpRequest, slug: str) -> HttpResponse:
         except Refused as refused:
             messages.error(
                 request,
-                f"#{entry.number}: {refused.message}"
-                + (f" ({_('rulebook')}: {refused.clause})" if refused.clause else ""),
+                f"#{entry.number}: {refusal_text(refused)}",
             )
         else:
             messages.success(

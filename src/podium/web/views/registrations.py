@@ -17,17 +17,16 @@ from django.views.decorators.http import require_POST
 from podium.web.forms.registration import PromoteForm, ReorderForm
 from podium.web.models import Entry, Event
 from podium.web.selectors import entries as selectors
+from podium.web.selectors.roles import is_organizer
 from podium.web.services import registration as services
 from podium.web.services.base import Refused
+from podium.web.views.common import event_for
 
 app_name = "registrations"
 
 
 def _event(request: HttpRequest, slug: str) -> Event:
-    event = Event.objects.filter(slug=slug).first()
-    if event is None or not selectors.is_organizer(request.user, event):
-        raise Http404
-    return event
+    return event_for(request, slug, is_organizer)
 
 
 def _entry(event: Event, pk: int) -> Entry:

@@ -1,0 +1,31 @@
+"""What the views share: finding an event the user may work on, and showing a refusal.
+
+Vocabulary:
+- staff page: a page for the organizers (or also the referees) of ONE event; for anyone else,
+  the event does not exist (404), so nothing about it leaks.
+- refusal: a service's ``Refused``, shown with the rulebook clause behind it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.http import Http404, HttpRequest
+from django.utils.translation import gettext as _
+
+from podium.web.models import Event
+from podium.web.services.base import Refused
+
+
+def event_for(request: HttpRequest, slug: str, allowed: Callable[[Any, Event], bool]) -> Event:
+    event = Event.objects.filter(slug=slug).first()
+    if event is None or not allowed(request.user, event):
+        raise Http404
+    return event
+
+
+def refusal_text(refused: Refused) -> str:
+    if refused.clause:
+        return f"{refused.message} ({_('rulebook')}: {refused.clause})"
+    return refused.message
