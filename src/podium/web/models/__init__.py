@@ -7,6 +7,7 @@ from podium.web.models.events import Event, EventRole
 from podium.web.models.money import Cancellation, Payment
 from podium.web.models.people import Person
 from podium.web.models.presence import CheckIn, SeatOffer
+from podium.web.models.results import Publication, Result, Verification
 
 __all__ = [
     "AuditEntry",
@@ -19,6 +20,9 @@ __all__ = [
     "EventRole",
     "Payment",
     "Person",
+    "Publication",
+    "Result",
     "SeatOffer",
     "Squad",
+    "Verification",
 ]
