@@ -16,5 +16,7 @@ urlpatterns += i18n_patterns(
     path("organize/<slug:slug>/entries/", include("podium.web.views.registrations")),
     path("draws/", include("podium.web.views.draws")),
     path("desk/", include("podium.web.views.desk")),
+    path("desk/<slug:slug>/results/", include("podium.web.views.results")),
+    path("standings/", include("podium.web.views.standings")),
     prefix_default_language=False,
 )
