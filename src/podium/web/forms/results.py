@@ -1,0 +1,88 @@
+"""The referee console's result form: the fields of one stage's format for one entry.
+
+Vocabulary:
+- format fields: the stage's result columns (``format_columns``); they stay plain text here,
+  because the engine checks them and refuses with its own message and clause.
+- idempotency key: a fresh ``uuid4`` per rendered form; a form sent twice (a dropped
+  connection, a double tap) carries the same key and is recorded once.
+- current result: the id of the result the referee saw when the form was rendered; a
+  correction of it that someone else has meanwhile corrected is refused as stale.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from podium.rules.schema import Stage
+from podium.web.selectors.results import format_columns
+
+
+def _text(label: Any, help_text: Any = "", **attrs: Any) -> forms.CharField:
+    return forms.CharField(
+        label=label,
+        help_text=help_text,
+        required=False,
+        max_length=200,
+        widget=forms.TextInput(attrs={"autocomplete": "off", **attrs}),
+    )
+
+
+def _format_field(stage: Stage, column: str) -> forms.CharField:
+    if column == "time":
+        return _text(_("Time"), _("H:MM:SS"), placeholder="H:MM:SS", inputmode="numeric")
+    if column == "missing":
+        return _text(_("Missing pieces"), _("+10 s each"), inputmode="numeric")
+    if column == "pieces":
+        return _text(_("Pieces (not finished)"), inputmode="numeric")
+    if column == "done":
+        return _text(_("Puzzles finished"), inputmode="numeric")
+    if column == "mask":
+        n = getattr(stage, "questions", 0)
+        return _text(
+            _("Question mask"),
+            _("%(n)d characters: 1 right, 0 wrong, X void, ? unknown") % {"n": n},
+            spellcheck="false",
+            autocapitalize="characters",
+            style="font-family: monospace; letter-spacing: .15em",
+        )
+    if column == "questions":
+        return _text(_("…or questions answered"), inputmode="numeric")
+    if column.startswith("g") and column[1:].isdigit():
+        return _text(_("Game %(n)s") % {"n": column[1:]}, inputmode="numeric")
+    return _text(column)
+
+
+class ResultForm(forms.Form):
+    """One entry's result in a stage: record it, or correct the current one with a reason."""
+
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=100)
+    result = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, stage: Stage, *args: Any, current: Any = None, **kwargs: Any) -> None:
+        initial = kwargs.pop("initial", None) or {}
+        initial.setdefault("idempotency_key", uuid.uuid4().hex)
+        if current is not None:
+            initial.setdefault("result", current.pk)
+            for column, value in current.cells.items():
+                initial.setdefault(column, value)
+        super().__init__(*args, initial=initial, **kwargs)
+        self.stage = stage
+        self.columns = format_columns(stage)
+        self.correcting = current is not None or bool(self.data.get(self.add_prefix("result")))
+        for column in self.columns:
+            self.fields[column] = _format_field(stage, column)
+        if self.correcting:
+            self.fields["reason"] = forms.CharField(
+                label=_("Reason for the correction"), max_length=500, required=False
+            )
+
+    def cells(self) -> dict[str, str]:
+        data = self.cleaned_data
+        return {c: (data.get(c) or "").strip() for c in self.columns}
+
+    def format_fields(self) -> list[forms.BoundField]:
+        return [self[c] for c in self.columns]
