@@ -109,6 +109,8 @@ def build_table(key: str, title: str, entries: Sequence[Entry], stage: Stage) ->
     why = _TableExplanation(stage, criteria, placed[1].split if len(placed) > 1 else None)
     points_of: dict[tuple[int, int], Decimal] = {}  # per shared span: a tie of n costs n, not n²
     rule = stage.points
+    # Every span starting past the points table scores the same zero: one key serves them all.
+    last_pointed = len(rule.per_place) if rule is not None else 0
     prizes = stage.prizes
     prize_places = prizes.places if prizes else 0
     by_official = prizes is None or prizes.official_only
@@ -119,7 +121,7 @@ def build_table(key: str, title: str, entries: Sequence[Entry], stage: Stage) ->
         off_rank, off_rank_to = official.get(e.id, _NO_PLACE)
         points = None
         if rule is not None and off_rank is not None and off_rank_to is not None:
-            span_key = (off_rank, off_rank_to)
+            span_key = (off_rank, off_rank_to) if off_rank <= last_pointed else _PAST_POINTS
             points = points_of.get(span_key)
             if points is None:
                 points = points_of[span_key] = split_points(off_rank, off_rank_to, rule)
@@ -145,6 +147,7 @@ def build_table(key: str, title: str, entries: Sequence[Entry], stage: Stage) ->
 
 
 _NO_PLACE: tuple[None, None] = (None, None)
+_PAST_POINTS = (0, 0)  # the key of every span past the points table (no real span is 0–0)
 
 
 class _TableExplanation:

@@ -24,16 +24,20 @@ from podium.rules.schema import Division, Divisions, GamesStage, Rulebook, Stage
 MAX_GAME = 300
 
 
+# The metric names of the n-th highest and n-th lowest game, written once rather than per row.
+_OUTSIDE_IN = tuple(
+    (n, f"high-game{suffix}", f"low-game{suffix}") for n, suffix in ((1, ""), (2, "-2"), (3, "-3"))
+)
+
+
 def outside_in(games: Sequence[int]) -> dict[str, int | None]:
     """The metrics ``high-game``, ``low-game``, ``high-game-2``… of a set of games."""
     ordered = sorted(games, reverse=True)
+    count = len(ordered)
     metrics: dict[str, int | None] = {}
-    for n in (1, 2, 3):
-        suffix = "" if n == 1 else f"-{n}"
-        high = ordered[n - 1] if len(ordered) >= 2 * n - 1 else None
-        low = ordered[-n] if len(ordered) >= 2 * n else None
-        metrics[f"high-game{suffix}"] = high
-        metrics[f"low-game{suffix}"] = low
+    for n, high, low in _OUTSIDE_IN:
+        metrics[high] = ordered[n - 1] if count >= 2 * n - 1 else None
+        metrics[low] = ordered[-n] if count >= 2 * n else None
     return metrics
 
 
@@ -85,9 +89,10 @@ def _scorer(columns: Sequence[str], divisions: Divisions | None) -> ScoreRow:
         problems = reader.problems
         before = len(problems)
         games = [reader.count(row, c, maximum=MAX_GAME, what="game score") for c in columns]
-        for column, game in zip(columns, games, strict=True):
-            if game is None and not reader.text(row, column):
-                problems.add(reader.where(row, column), "every game needs its score")
+        if None in games:  # only a row missing a game (or with a bad one) is looked at again
+            for column, game in zip(columns, games, strict=True):
+                if game is None and not reader.text(row, column):
+                    problems.add(reader.where(row, column), "every game needs its score")
         table, note = _division(row, reader, competitor, divisions)
         if len(problems) > before:
             return None
