@@ -14,6 +14,7 @@ urlpatterns += i18n_patterns(
     path("me/", include("podium.web.views.participant")),
     path("organize/", include("podium.web.views.organizer")),
     path("organize/<slug:slug>/entries/", include("podium.web.views.registrations")),
+    path("organize/<slug:slug>/publication/", include("podium.web.views.publication")),
     path("draws/", include("podium.web.views.draws")),
     path("desk/", include("podium.web.views.desk")),
     path("desk/<slug:slug>/results/", include("podium.web.views.results")),
