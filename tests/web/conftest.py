@@ -78,3 +78,20 @@ def page(browser: Any, live_server: Any) -> Iterator[Any]:
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture
+def put_in_stage(db: None) -> Any:
+    """Puts entries on a fed stage's entry list directly (as if they had advanced into it)."""
+    from django.utils import timezone
+
+    from podium.web.models import Advancement
+
+    def put(event: Event, stage: str, *entries: Any, source: str = "qualification") -> None:
+        for entry in entries:
+            Advancement.objects.create(
+                event=event, from_stage=source, to_stage=stage, entry=entry,
+                reason="Advances (test set-up)", made_at=timezone.now(),
+            )  # fmt: skip
+
+    return put

@@ -17,7 +17,8 @@ from django.utils import translation
 
 from podium.web.models import Entry, EntryMember, EventRole, Person, Publication
 from podium.web.selectors.results import publication_current
-from podium.web.services.results import result_record, result_verify
+from podium.web.services.checks import result_confirm as result_verify
+from podium.web.services.results import result_record
 
 FINAL = "individual-final"
 
@@ -40,12 +41,13 @@ def entry(event: Any, number: int, name: str) -> Entry:
 
 
 @pytest.fixture
-def cz(make_user: Any, make_event: Any) -> Any:
+def cz(make_user: Any, make_event: Any, put_in_stage: Any) -> Any:
     org, ref1, ref2 = make_user("olga"), make_user("rudolf"), make_user("renata")
     event = make_event("cz-jigsaw", organizer=org, language="en")
-    for ref in (ref1, ref2):
-        EventRole.objects.create(event=event, user=ref, role=EventRole.Role.REFEREE)
+    EventRole.objects.create(event=event, user=ref1, role=EventRole.Role.REFEREE)
+    EventRole.objects.create(event=event, user=ref2, role=EventRole.Role.HEAD_REFEREE)
     anna, bohdan = entry(event, 1, "Anna Nová"), entry(event, 2, "Bohdan Malý")
+    put_in_stage(event, FINAL, anna, bohdan)
     a = result_record(
         event=event, stage=FINAL, entry=anna, cells={"time": "1:10:00"}, by=ref1,
         idempotency_key="a",

@@ -29,6 +29,7 @@ from podium.web.models import (
     Person,
     Publication,
     Result,
+    Round,
     Verification,
 )
 from podium.web.selectors.results import (
@@ -40,12 +41,9 @@ from podium.web.selectors.results import (
     unverified,
 )
 from podium.web.services.base import Refused
-from podium.web.services.results import (
-    publication_set,
-    result_correct,
-    result_record,
-    result_verify,
-)
+from podium.web.services.checks import result_confirm as result_verify
+from podium.web.services.publication import publication_set
+from podium.web.services.results import result_correct, result_record
 
 FINAL = "individual-final"
 
@@ -73,12 +71,14 @@ def timed(time: str = "", missing: str = "", pieces: str = "") -> dict[str, str]
 
 
 @pytest.fixture
-def cz(make_user: Any, make_event: Any) -> Any:
+def cz(make_user: Any, make_event: Any, put_in_stage: Any) -> Any:
+    """A referee (ref1) and a head referee (ref2); Anna and Bohdan are in the final."""
     org, ref1, ref2 = make_user("olga"), make_user("rudolf"), make_user("renata")
     event = make_event("cz-jigsaw", organizer=org)
-    for ref in (ref1, ref2):
-        EventRole.objects.create(event=event, user=ref, role=EventRole.Role.REFEREE)
+    EventRole.objects.create(event=event, user=ref1, role=EventRole.Role.REFEREE)
+    EventRole.objects.create(event=event, user=ref2, role=EventRole.Role.HEAD_REFEREE)
     anna, bohdan = entry(event, 1, "Anna Nová"), entry(event, 2, "Bohdan Malý")
+    put_in_stage(event, FINAL, anna, bohdan)
     return event, org, ref1, ref2, anna, bohdan
 
 
@@ -94,12 +94,12 @@ def test_record_then_standings(cz: Any) -> None:
         event=event, stage=FINAL, entry=bohdan, cells=timed("", pieces="412"), by=ref2,
         idempotency_key="k2", now=at(10, 1),
     )  # fmt: skip
-    rows = stage_rows(event, FINAL, at(10, 5))
+    rows = stage_rows(event, FINAL, at=at(10, 5))
     assert [(r.line, r.cells["id"], r.cells["country"], r.cells["time"]) for r in rows] == [
         (1, "1", "CZ", "1:10:00"),
         (2, "2", "CZ", ""),
     ]
-    assert ranks(standings_as_of(event, FINAL, at(10, 5))) == [
+    assert ranks(standings_as_of(event, FINAL, at=at(10, 5))) == [
         ("1", 1, "1:10:00"),
         ("2", 2, "412 pcs"),
     ]
@@ -126,14 +126,14 @@ def test_correction_chain_and_as_of_replay(cz: Any) -> None:
     assert Result.objects.count() == 3
 
     with pytest.raises(InputError):  # nothing recorded yet at 9:59
-        standings_as_of(event, FINAL, at(9, 59))
-    assert stage_rows(event, FINAL, at(9, 59)) == []
-    assert ranks(standings_as_of(event, FINAL, at(10, 2))) == [("1", 1, "1:10:00")]
-    assert ranks(standings_as_of(event, FINAL, at(10, 7))) == [
+        standings_as_of(event, FINAL, at=at(9, 59))
+    assert stage_rows(event, FINAL, at=at(9, 59)) == []
+    assert ranks(standings_as_of(event, FINAL, at=at(10, 2))) == [("1", 1, "1:10:00")]
+    assert ranks(standings_as_of(event, FINAL, at=at(10, 7))) == [
         ("2", 1, "1:05:00"),
         ("1", 2, "1:10:00"),
     ]
-    assert ranks(standings_as_of(event, FINAL, at(10, 12))) == [
+    assert ranks(standings_as_of(event, FINAL, at=at(10, 12))) == [
         ("1", 1, "1:02:00"),
         ("2", 2, "1:05:00"),
     ]
@@ -142,9 +142,9 @@ def test_correction_chain_and_as_of_replay(cz: Any) -> None:
         result=a2, cells=timed("1:02:00", missing="2"), by=ref1, reason="2 pieces missing",
         idempotency_key="a3", now=at(10, 15),
     )  # fmt: skip
-    assert ranks(standings_as_of(event, FINAL, at(10, 16)))[0] == ("1", 1, "1:02:20 (+20 s)")
-    assert ranks(standings_as_of(event, FINAL, at(10, 12)))[0] == ("1", 1, "1:02:00")
-    assert [r.pk for r in current_results(event, FINAL, at(10, 16))] == [a3.pk, b.pk]
+    assert ranks(standings_as_of(event, FINAL, at=at(10, 16)))[0] == ("1", 1, "1:02:20 (+20 s)")
+    assert ranks(standings_as_of(event, FINAL, at=at(10, 12)))[0] == ("1", 1, "1:02:00")
+    assert [r.pk for r in current_results(event, FINAL, at=at(10, 16))] == [a3.pk, b.pk]
     audit = AuditEntry.objects.get(action="result.correct", data__reason="misread the clock")
     assert audit.data["was"]["time"] == "1:10:00"
     assert audit.data["cells"]["time"] == "1:02:00"
@@ -194,7 +194,7 @@ def test_stale_correction_is_refused_with_both_values(cz: Any) -> None:
     with pytest.raises(Refused) as refused:
         result_correct(result=a, cells=timed("1:20:00"), by=ref2, reason="r2", idempotency_key="c2")
     assert "it is now “time 1:01:00”" in refused.value.message
-    assert "you corrected “time 1:10:00”" in refused.value.message
+    assert "you changed “time 1:10:00”" in refused.value.message
     assert Result.objects.count() == 2
     current = current_results(event, FINAL)[0]
     assert current.cells == timed("1:01:00")
@@ -256,7 +256,9 @@ def test_who_and_what_may_be_recorded(cz: Any, make_user: Any, make_event: Any) 
         )  # fmt: skip
     waiting = entry(event, 3, "Cyril Dlouhý", status=Entry.Status.WAITING)
     pair = entry(event, 4, "Dana Krátká", category="pairs")
-    for who, text in ((waiting, "not confirmed"), (pair, "is not in this stage")):
+    not_advanced = entry(event, 5, "Eva Malá")
+    for who in (waiting, pair, not_advanced):
+        text = f"#{who.number} {who.name} is not in the entry list of Individuals — final"
         with pytest.raises(Refused, match=text):
             result_record(
                 event=event, stage=FINAL, entry=who, cells=timed("1:00:00"), by=ref1,
@@ -279,23 +281,25 @@ def test_verification_needs_a_second_person(cz: Any) -> None:
         event=event, stage=FINAL, entry=anna, cells=timed("1:10:00"), by=ref1,
         idempotency_key="a", now=at(10, 0),
     )  # fmt: skip
-    with pytest.raises(Refused, match="Whoever recorded a result cannot verify it"):
+    # cz-jigsaw: a head referee confirms each result (recording.verification: head-referee)
+    with pytest.raises(Refused, match="Only a head referee or an organizer"):
         result_verify(result=a, by=ref1)
-    assert [r.pk for r in unverified(event, FINAL, at(10, 1))] == [a.pk]
+    assert [r.pk for r in unverified(event, FINAL, at=at(10, 1))] == [a.pk]
     check = result_verify(result=a, by=ref2, now=at(10, 2))
     assert (check.verified_by, check.verified_at) == (ref2, at(10, 2))
     assert result_verify(result=a, by=ref2).pk == check.pk  # a repeat is the same check
-    assert unverified(event, FINAL, at(10, 3)) == []
-    assert [r.pk for r in unverified(event, FINAL, at(10, 1))] == [a.pk]  # as of before it
+    assert unverified(event, FINAL, at=at(10, 3)) == []
+    assert [r.pk for r in unverified(event, FINAL, at=at(10, 1))] == [a.pk]  # as of before it
     # a correction is a new result: it needs its own check; the corrected one cannot get one
     a2 = result_correct(
         result=a, cells=timed("1:09:00"), by=ref2, reason="typo", idempotency_key="a2",
         now=at(10, 4),
     )  # fmt: skip
-    assert [r.pk for r in unverified(event, FINAL, at(10, 5))] == [a2.pk]
-    with pytest.raises(Refused, match="already verified by renata"):
+    assert [r.pk for r in unverified(event, FINAL, at=at(10, 5))] == [a2.pk]
+    verified_by_renata = r"already verified \(confirmed by the head referee, renata\)"
+    with pytest.raises(Refused, match=verified_by_renata):
         result_verify(result=a, by=org)
-    with pytest.raises(Refused, match="Whoever recorded"):
+    with pytest.raises(Refused, match="Whoever recorded a result cannot confirm it"):
         result_verify(result=a2, by=ref2)
     result_verify(result=a2, by=org, now=at(10, 6))
     assert Verification.objects.count() == 2
@@ -366,6 +370,7 @@ def test_chgk_mask_of_the_wrong_length_is_refused(make_user: Any, make_event: An
     event = make_event("deti-kolomny", organizer=org)
     EventRole.objects.create(event=event, user=ref, role=EventRole.Role.REFEREE)
     team = entry(event, 1, "Sovy", country="RU", category="teams")
+    Round.objects.create(event=event, stage="chgk-tour", number=1, starts_at=at(19, 0))
     with pytest.raises(Refused, match="mask"):
         result_record(
             event=event, stage="chgk-tour", entry=team, cells={"mask": "1010"}, by=ref,
@@ -419,7 +424,7 @@ def test_parallel_corrections_and_resubmissions_on_postgres(cz: Any) -> None:
     )
     assert len(done) == 1
     assert len(errors) == 5
-    assert all(isinstance(e, Refused) and "corrected meanwhile" in e.message for e in errors)
+    assert all(isinstance(e, Refused) and "changed meanwhile" in e.message for e in errors)
     assert Result.objects.filter(entry=anna).count() == 2
     done, errors = _race(
         6,

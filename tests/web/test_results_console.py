@@ -64,12 +64,13 @@ def post(client: Client, event: Any, entry: Entry, stage: str = FINAL, **cells: 
 
 
 @pytest.fixture
-def cz(make_user: Any, make_event: Any) -> Any:
+def cz(make_user: Any, make_event: Any, put_in_stage: Any) -> Any:
     org, ref1, ref2 = make_user("olga"), make_user("rudolf"), make_user("renata")
     event = make_event("cz-jigsaw", organizer=org)
-    for ref in (ref1, ref2):
-        EventRole.objects.create(event=event, user=ref, role=EventRole.Role.REFEREE)
+    EventRole.objects.create(event=event, user=ref1, role=EventRole.Role.REFEREE)
+    EventRole.objects.create(event=event, user=ref2, role=EventRole.Role.HEAD_REFEREE)
     anna, bohdan = entry(event, 1, "Anna Nová"), entry(event, 2, "Bohdan Malý")
+    put_in_stage(event, FINAL, anna, bohdan)
     return event, ref1, ref2, anna, bohdan
 
 

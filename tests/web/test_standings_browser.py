@@ -12,7 +12,8 @@ import pytest
 from django.urls import reverse
 
 from podium.web.models import Entry, EntryMember, EventRole, Person
-from podium.web.services.results import publication_set, result_record
+from podium.web.services.publication import publication_set
+from podium.web.services.results import result_record
 
 QUALI = "individual-qualification"
 SCREENSHOT = "/tmp/podium-standings-live.png"

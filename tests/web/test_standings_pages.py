@@ -20,7 +20,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from podium.web.models import Entry, EntryMember, EventRole, Person
-from podium.web.services.results import publication_set, result_record, result_verify
+from podium.web.services.checks import result_confirm as result_verify
+from podium.web.services.publication import publication_set
+from podium.web.services.results import result_record
 
 QUALI = "individual-qualification"
 
@@ -62,8 +64,8 @@ def record(event: Any, who: Entry, time: str, by: Any, minute: int) -> Any:
 def cz(make_user: Any, make_event: Any) -> Any:
     org, ref1, ref2 = make_user("olga"), make_user("rudolf"), make_user("renata")
     event = make_event("cz-jigsaw", organizer=org, language="en")
-    for ref in (ref1, ref2):
-        EventRole.objects.create(event=event, user=ref, role=EventRole.Role.REFEREE)
+    EventRole.objects.create(event=event, user=ref1, role=EventRole.Role.REFEREE)
+    EventRole.objects.create(event=event, user=ref2, role=EventRole.Role.HEAD_REFEREE)
     return event, org, ref1, ref2
 
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-from decimal import Decimal
-from typing import Any
 
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from podium.engine.document import row_data, standings_data
 from podium.engine.standings import Row, Standings
 
 
@@ -20,45 +19,8 @@ def _places(first: int | None, last: int | None) -> str:
     return str(first) if first == last else f"{first}–{last}"
 
 
-def _points(points: Decimal | None) -> float | None:
-    return None if points is None else float(points)
-
-
-def row_dict(row: Row, table: str) -> dict[str, Any]:
-    e = row.entry
-    return {
-        "id": e.id,
-        "name": e.name,
-        "table": table,
-        "rank": row.rank,
-        "rank_to": row.rank_to,
-        "official_rank": row.official_rank,
-        "official_rank_to": row.official_rank_to,
-        "points": _points(row.points),
-        "advances": row.advances,
-        "playoff": row.playoff,
-        "prize": row.prize,
-        "official": e.official,
-        "class": e.klass,
-        "score": e.score,
-        "metrics": {
-            k: (None if v is None else float(v) if not isinstance(v, int) else v)
-            for k, v in e.metrics.items()
-        },
-        "reasons": [{"clause": r.clause, "text": r.text} for r in row.reasons],
-    }
-
-
 def to_json(standings: Standings) -> str:
-    doc = {
-        "rulebook": standings.rulebook,
-        "stage": standings.stage,
-        "tables": [
-            {"key": t.key, "title": t.title, "rows": [row_dict(r, t.key) for r in t.rows]}
-            for t in standings.tables
-        ],
-    }
-    return json.dumps(doc, ensure_ascii=False, indent=2)
+    return json.dumps(standings_data(standings), ensure_ascii=False, indent=2)
 
 
 CSV_COLUMNS = (
@@ -73,7 +35,7 @@ def to_csv(standings: Standings) -> str:
     writer.writerow(CSV_COLUMNS)
     for table in standings.tables:
         for row in table.rows:
-            d = row_dict(row, table.key)
+            d = row_data(row, table.key)
             d["points"] = "" if row.points is None else str(row.points)
             d["reasons"] = " | ".join(r.text for r in row.reasons)
             for flag in ("advances", "playoff", "prize"):

@@ -289,6 +289,43 @@ class Prizes(Rule):
     official_only: bool = True
 
 
+# --- Recording and publishing results -------------------------------------------------------
+
+
+class Recording(Rule):
+    """How a result recorded at the table becomes official.
+
+    ``verification`` (its clause is the setting's own): ``second-entry`` — another referee enters
+    the same result independently and the two must match (a mismatch goes to the head referee);
+    ``head-referee`` — the head referee confirms it. ``competitor_confirms``: the competitor
+    agrees with the recorded result on the referee's device; with ``agreed_is_final`` no later
+    claim is heard, and only the head referee may still correct it, with a reason.
+    """
+
+    verification: Literal["second-entry", "head-referee"] = "head-referee"
+    competitor_confirms: bool = False
+    agreed_is_final: bool = False
+    agreement_clause: str | None = None
+
+    @model_validator(mode="after")
+    def _agreement(self) -> Recording:
+        if self.agreed_is_final and not self.competitor_confirms:
+            raise ValueError("agreed_is_final needs competitor_confirms: true")
+        return self
+
+
+class PublicationRules(Rule):
+    """When a stage's results may be shown as preliminary and when they may become final.
+
+    ``preliminary_after_days``: not before that many calendar days after the day of the round
+    (ChGK: the day after the tour). ``final_after``: the keys of the appeals whose filing window
+    must have closed (and whose verdicts must all be in) before the results are final.
+    """
+
+    preliminary_after_days: Annotated[int, Field(ge=0)] | None = None
+    final_after: tuple[Key, ...] = ()
+
+
 # --- Stages ---------------------------------------------------------------------------------
 
 
@@ -301,6 +338,8 @@ class StageBase(Rule):
     points: Points | None = None
     advancement: Advancement | None = None
     prizes: Prizes | None = None
+    recording: Recording = Recording()
+    publication: PublicationRules = PublicationRules()
 
     @field_validator("groups")
     @classmethod
@@ -323,12 +362,19 @@ class PieceCounting(Rule):
 
 
 class TimedSolveStage(StageBase):
+    """One puzzle against the clock.
+
+    ``compensation``: when set, time lost through no fault of the competitor (a faulty puzzle
+    replaced) may be credited back: a result then carries the time compensated and its reason.
+    """
+
     format: Literal["timed-solve"]
     time_limit_min: Annotated[int, Field(ge=1)]
     pieces: Annotated[int, Field(ge=1)]
     missing_piece_penalty_s: Annotated[int, Field(ge=0)] = 0
     penalty_clause: str | None = None
     piece_counting: PieceCounting = PieceCounting()
+    compensation: Rule | None = None
 
 
 class TeamSolveStage(StageBase):
@@ -383,9 +429,13 @@ class HeadToHeadStage(StageBase):
 
 
 class SuperfinalStage(StageBase):
+    """A match between the winners of ``winners_of`` (stage keys), when they are not one team."""
+
     format: Literal["superfinal"]
     sequence: tuple[tuple[Literal["chgk", "brainball"], Annotated[int, Field(ge=1)]], ...]
     decider: tuple[Literal["chgk", "brainball"], ...] = Field(min_length=1)
+    winners_of: tuple[Key, ...] = ()
+    winners_clause: str | None = None
 
 
 Stage = Annotated[
@@ -505,6 +555,19 @@ class Rulebook(Rule):
                 raise ValueError(f"stage '{stage.key}': unknown category '{stage.category}'")
             if isinstance(stage, ChgkSeasonStage) and stage.tour not in stages:
                 raise ValueError(f"stage '{stage.key}': unknown tour stage '{stage.tour}'")
+            if isinstance(stage, SuperfinalStage):
+                for key in stage.winners_of:
+                    if key not in stages or key == stage.key:
+                        raise ValueError(
+                            f"stage '{stage.key}': unknown stage '{key}' in winners_of"
+                        )
+            to = stage.advancement.to if stage.advancement else None
+            if to is not None and (to not in stages or to == stage.key):
+                raise ValueError(f"stage '{stage.key}': advancement to unknown stage '{to}'")
+            appeals = {a.key for a in self.appeals}
+            for key in stage.publication.final_after:
+                if key not in appeals:
+                    raise ValueError(f"stage '{stage.key}': unknown appeal '{key}' in final_after")
             if isinstance(stage, GamesStage) and stage.tables_by == "division" and not divisions:
                 raise ValueError(f"stage '{stage.key}' is split by division, but none are defined")
             if stage.advancement:

@@ -434,3 +434,69 @@ def test_team_without_pieces_column_still_needs_pieces_for_an_unfinished_puzzle(
     assert problems(caught) == [
         "row 2, column pieces: the puzzle in progress needs its counted pieces"
     ]
+
+
+# --- time compensation (Puzzle Party, Art. 3.3) ----------------------------------------------
+
+IT = {"country": "IT", "time": "", "missing": "", "pieces": ""}
+
+
+def puzzle_party(*cells: Mapping[str, str]) -> Standings:
+    from podium.rules.loader import load
+
+    return compute_standings(load("it-puzzle-party"), "pairs", raw(cells, IT))
+
+
+def test_compensated_time_is_taken_off_before_the_penalty_and_explained() -> None:
+    faulty = "faulty puzzle replaced"
+    table = only_table(
+        puzzle_party(
+            # 1:32:00 − 3:00 = 1:29:00, + 2 missing × 10 s = 1:29:20
+            {"id": "1", "time": "1:32:00", "missing": "2", "compensation": "3:00",
+             "compensation_reason": faulty},
+            {"id": "2", "time": "1:29:10"},
+            # over the 2-hour limit on the clock, but within it once 3:00 are given back
+            {"id": "3", "time": "2:02:00", "compensation": "3:00", "compensation_reason": faulty},
+        )
+    )  # fmt: skip
+    assert placing(table) == [
+        ("2", 1, 1, "1:29:10"),
+        ("1", 2, 2, "1:29:20 (+20 s)"),
+        ("3", 3, 3, "1:59:00"),
+    ]
+    rows = by_id(table)
+    assert rows["1"].entry.metrics["time_ms"] == 5_360_000
+    texts = [r.text for r in rows["1"].reasons]
+    assert "Recorded 1:32:00 − 0:03:00 compensated (faulty puzzle replaced) = 1:29:00" in texts
+    assert "Compensated 1:29:00 + 2 missing pieces × 10 s = 1:29:20" in texts
+    clause = next(r.clause for r in rows["1"].reasons if "compensated (" in r.text)
+    assert clause is not None
+    assert "Il tempo perso verrà recuperato o compensato" in clause
+
+
+def test_bad_compensations_are_refused_naming_the_column() -> None:
+    with pytest.raises(InputError) as error:
+        puzzle_party(
+            {"id": "1", "time": "2:02:00", "compensation": "1:00", "compensation_reason": "x"},
+            {"id": "2", "time": "1:00:00", "compensation": "2:00"},
+            {"id": "3", "pieces": "300", "compensation": "2:00", "compensation_reason": "x"},
+            {"id": "4", "time": "1:00:00", "compensation_reason": "x"},
+            {"id": "5", "time": "0:02:00", "compensation": "3:00", "compensation_reason": "x"},
+        )
+    assert problems(error) == [
+        "row 2, column time: 2:02:00 is over the 120-minute limit of this stage plus 0:01:00 "
+        "compensated",
+        "row 3, column compensation_reason: a compensated time needs its reason",
+        "row 4, column compensation: time is compensated only for a finished puzzle (this row "
+        "has no time)",
+        "row 5, column compensation_reason: a reason without a compensated time",
+        "row 6, column compensation: 0:03:00 compensated is not less than the recorded 0:02:00",
+    ]
+
+
+def test_compensation_needs_the_rulebook_to_allow_it() -> None:
+    with pytest.raises(InputError) as error:
+        solo({"id": "a", "time": "1:00:00", "compensation": "1:00", "compensation_reason": "x"})
+    assert problems(error) == [
+        "row 2, column compensation: this stage's rulebook allows no time compensation"
+    ]

@@ -7,6 +7,9 @@ Vocabulary:
 - non-finisher: ranked by counted pieces (more is better), after every finisher.
 - counted pieces: the pieces that count on an unfinished puzzle; under the "groups of at least
   3" rule, the sum of the sizes of the joined groups that are large enough (``count_pieces``).
+- compensation: time lost through no fault of the competitor (a faulty puzzle replaced), taken
+  off the recorded time where the rulebook allows it (``compensation`` with its
+  ``compensation_reason``); penalties are added to the compensated time.
 - puzzles done: for a team stage, how many of its puzzles were finished; ``time`` is then when
   the last finished puzzle was done, and ``pieces`` are counted on the puzzle in progress.
 """
@@ -39,32 +42,83 @@ def tables(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> list[Tab
     raise TypeError(f"not a timed stage: {stage.format}")
 
 
-def _time(row: RawRow, reader: Reader, limit_min: int) -> int | None:
+def _time(row: RawRow, reader: Reader, limit_min: int, extra_ms: int = 0) -> int | None:
+    """The recorded time; over the limit only by the time compensated (``extra_ms``)."""
     millis = reader.typed(row, "time", parse_clock)
-    if millis is not None and millis > limit_min * 60_000:
+    if millis is not None and millis > limit_min * 60_000 + extra_ms:
+        extra = f" plus {format_clock(extra_ms)} compensated" if extra_ms else ""
         reader.problems.add(
             reader.where(row, "time"),
-            f"{format_clock(millis)} is over the {limit_min}-minute limit of this stage",
+            f"{format_clock(millis)} is over the {limit_min}-minute limit of this stage{extra}",
+        )
+        return None
+    return millis
+
+
+def _compensation(row: RawRow, reader: Reader, stage: TimedSolveStage) -> int | None:
+    """The time to take off (ms), checked against the rulebook and the row; ``None`` if none."""
+    text = reader.text(row, "compensation")
+    reason = reader.text(row, "compensation_reason")
+    if not text:
+        if reason:
+            reader.problems.add(
+                reader.where(row, "compensation_reason"), "a reason without a compensated time"
+            )
+        return None
+    if stage.compensation is None:
+        reader.problems.add(
+            reader.where(row, "compensation"), "this stage's rulebook allows no time compensation"
+        )
+        return None
+    millis = reader.typed(row, "compensation", parse_clock)
+    if millis is not None and not reason:
+        reader.problems.add(
+            reader.where(row, "compensation_reason"), "a compensated time needs its reason"
+        )
+        return None
+    if millis is not None and not reader.text(row, "time"):
+        reader.problems.add(
+            reader.where(row, "compensation"),
+            "time is compensated only for a finished puzzle (this row has no time)",
         )
         return None
     return millis
 
 
 def _penalty(
-    millis: int, missing: int, stage: TimedSolveStage | TeamSolveStage
+    millis: int,
+    missing: int,
+    stage: TimedSolveStage | TeamSolveStage,
+    compensated: tuple[int, str] | None = None,
 ) -> tuple[int, str, tuple[Reason, ...]]:
-    """Time with penalties, its score text, and the note explaining the penalty."""
+    """Time with compensation and penalties, its score text, and the notes explaining them."""
+    notes: list[Reason] = []
+    base = millis
+    if compensated is not None and isinstance(stage, TimedSolveStage):
+        lost, why = compensated
+        base = millis - lost
+        clause = stage.compensation.clause if stage.compensation else None
+        notes.append(
+            Reason(
+                clause,
+                f"Recorded {format_clock(millis)} − {format_clock(lost)} compensated ({why}) "
+                f"= {format_clock(base)}",
+            )
+        )
     penalty_s = missing * stage.missing_piece_penalty_s
-    total = millis + penalty_s * 1000
+    total = base + penalty_s * 1000
     if not penalty_s:
-        return total, format_clock(total), ()
-    note = Reason(
-        stage.penalty_clause,
-        f"Recorded {format_clock(millis)} + {missing} missing "
-        f"piece{'s' if missing != 1 else ''} × {stage.missing_piece_penalty_s} s "
-        f"= {format_clock(total)}",
+        return total, format_clock(total), tuple(notes)
+    start = "Compensated" if compensated else "Recorded"
+    notes.append(
+        Reason(
+            stage.penalty_clause,
+            f"{start} {format_clock(base)} + {missing} missing "
+            f"piece{'s' if missing != 1 else ''} × {stage.missing_piece_penalty_s} s "
+            f"= {format_clock(total)}",
+        )
     )
-    return total, f"{format_clock(total)} (+{penalty_s} s)", (note,)
+    return total, f"{format_clock(total)} (+{penalty_s} s)", tuple(notes)
 
 
 def _counting_note(stage: TimedSolveStage | TeamSolveStage, pieces: int) -> Reason:
@@ -81,10 +135,17 @@ def _solo_scorer(stage: TimedSolveStage) -> ScoreRow:
     def score(row: RawRow, reader: Reader, _: Competitor | None) -> Scored | None:
         problems = reader.problems
         before = len(problems)
-        millis = _time(row, reader, stage.time_limit_min)
+        lost = _compensation(row, reader, stage)
+        millis = _time(row, reader, stage.time_limit_min, lost or 0)
         missing = reader.count(row, "missing", maximum=stage.pieces, what="number of pieces")
         pieces = reader.count(row, "pieces", maximum=stage.pieces, what="number of pieces")
         finished = bool(reader.text(row, "time"))
+        if lost is not None and millis is not None and lost >= millis:
+            problems.add(
+                reader.where(row, "compensation"),
+                f"{format_clock(lost)} compensated is not less than the recorded "
+                f"{format_clock(millis)}",
+            )
         if finished and pieces is not None and pieces != stage.pieces:
             problems.add(
                 reader.where(row, "pieces"),
@@ -104,7 +165,8 @@ def _solo_scorer(stage: TimedSolveStage) -> ScoreRow:
         if len(problems) > before:
             return None
         if finished and millis is not None:
-            total, text, notes = _penalty(millis, missing or 0, stage)
+            why = (lost, reader.text(row, "compensation_reason")) if lost is not None else None
+            total, text, notes = _penalty(millis, missing or 0, stage, why)
             return Scored({"finished": 1, "time_ms": total, "pieces": None}, text, notes)
         assert pieces is not None
         note = _counting_note(stage, pieces)

@@ -1,5 +1,6 @@
 """Podium's stored data. Each module is one concept; see its docstring for the vocabulary."""
 
+from podium.web.models.advancement import Advancement
 from podium.web.models.audit import AuditEntry
 from podium.web.models.draws import Draw
 from podium.web.models.entries import Entry, EntryMember, Squad
@@ -7,9 +8,12 @@ from podium.web.models.events import Event, EventRole
 from podium.web.models.money import Cancellation, Payment
 from podium.web.models.people import Person
 from podium.web.models.presence import CheckIn, SeatOffer
-from podium.web.models.results import Publication, Result, Verification
+from podium.web.models.results import Agreement, Publication, Result, SecondEntry, Verification
+from podium.web.models.rounds import Round, Signal, TableStep
 
 __all__ = [
+    "Advancement",
+    "Agreement",
     "AuditEntry",
     "Cancellation",
     "CheckIn",
@@ -22,7 +26,11 @@ __all__ = [
     "Person",
     "Publication",
     "Result",
+    "Round",
     "SeatOffer",
+    "SecondEntry",
+    "Signal",
     "Squad",
+    "TableStep",
     "Verification",
 ]

@@ -4,8 +4,10 @@ Vocabulary:
 - event: one run of a competition under one rulebook (a preset, or a YAML document the organizer
   uploaded); the rulebook text is stored with the event, so later edits of a preset never change
   an event already created.
-- role: what a user may do for ONE event: ``organizer`` (everything), ``referee`` (results and
-  the check-in desk), ``jury`` (ChGK appeals). Permissions never cross events.
+- role: what a user may do for ONE event: ``organizer`` (everything), ``head-referee`` (what a
+  referee does, and confirms results, resolves mismatches and corrects agreed results),
+  ``referee`` (results and the check-in desk), ``jury`` (ChGK appeals). Permissions never cross
+  events.
 """
 
 from __future__ import annotations
@@ -61,12 +63,13 @@ class Event(models.Model):
 class EventRole(models.Model):
     class Role(models.TextChoices):
         ORGANIZER = "organizer", _("organizer")
+        HEAD_REFEREE = "head-referee", _("head referee")
         REFEREE = "referee", _("referee")
         JURY = "jury", _("jury member")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="roles")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
-    role = models.CharField(max_length=10, choices=Role.choices)
+    role = models.CharField(max_length=12, choices=Role.choices)
 
     class Meta:
         constraints = [

@@ -2,41 +2,79 @@
 unchecked, and what is published.
 
 Vocabulary:
-- result, current result, verification, publication: see ``podium.web.models.results``.
+- result, round, subject, current result, verification, publication: see
+  ``podium.web.models.results``.
+- entry formats: one result per entry holds its whole result in the round (timed solve, team
+  solve, games, a ChGK tour). Item formats: one result per battle (head-to-head) or per question
+  (superfinal). A ChGK season is not recorded: it is summed from the tours.
 - common columns: the DESIGN §3 columns every row shares, built from the entry and its members
   (``id`` is the entry's number); the format's columns come from the result's cells.
+- battle item ``b1-3-7``: the battle of entries #3 and #7 in round 1 of the league (their
+  numbers in order, so a pairing is recorded once per round); question item ``q5``.
 - as of: a moment; a read "as of" T sees only results and verifications made at or before T,
   so any past table can be shown again (``None`` means now).
-- frozen table: the standings serialized when a stage is published final.
+- frozen table: the standings document (``podium.engine.document``) stored when a round is
+  published final, with the moment it is as of.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from django.utils import timezone
 
 from podium.engine.compute import compute_standings
+from podium.engine.document import standings_data
 from podium.engine.inputs import RawRow
 from podium.engine.standings import Standings
-from podium.rules.schema import Stage
+from podium.rules.schema import ChgkSeasonStage, Stage
 from podium.web.models import Entry, Event, Publication, Result, Verification
+from podium.web.selectors.stages import stage_entries, team_labels
 
-SINGLE_RESULT_FORMATS = ("timed-solve", "team-solve", "games", "chgk-tour")
+ENTRY_FORMATS = ("timed-solve", "team-solve", "games", "chgk-tour")
+ITEM_FORMATS = ("head-to-head", "superfinal")
+RECORDED_FORMATS = ENTRY_FORMATS + ITEM_FORMATS
+# Kept for the pages that list what a referee records per entry.
+SINGLE_RESULT_FORMATS = ENTRY_FORMATS
+BATTLE_COLUMNS = ("round", "team1", "team2", "score1", "score2")
 
 
-def format_columns(stage: Stage) -> tuple[str, ...]:
-    """The columns a result of this stage holds (besides the common ones)."""
+def format_columns(stage: Stage, teams: Sequence[str] = ()) -> tuple[str, ...]:
+    """The columns a result of this stage holds (besides the common ones).
+
+    ``teams``: for a superfinal, the two teams' entry numbers (one column each).
+    """
     if stage.format == "timed-solve":
-        return ("time", "missing", "pieces")
+        extra = ("compensation", "compensation_reason") if stage.compensation else ()  # type: ignore[union-attr]
+        return ("time", "missing", "pieces", *extra)
     if stage.format == "team-solve":
         return ("done", "time", "pieces", "missing")
     if stage.format == "games":
-        return tuple(f"g{i}" for i in range(1, stage.games + 1))  # type: ignore[attr-defined]
+        return tuple(f"g{i}" for i in range(1, stage.games + 1))  # type: ignore[union-attr]
     if stage.format == "chgk-tour":
         return ("questions", "mask")
+    if stage.format == "head-to-head":
+        return BATTLE_COLUMNS
+    if stage.format == "superfinal":
+        return ("discipline", *teams)
     return ()
+
+
+def battle_item(round_robin: int, a: int, b: int) -> str:
+    low, high = sorted((a, b))
+    return f"b{round_robin}-{low}-{high}"
+
+
+def question_item(number: int) -> str:
+    return f"q{number}"
+
+
+def item_order(item: str) -> tuple[int, ...]:
+    """Items in their natural order: questions by number, battles by round and numbers."""
+    digits = item.lstrip("bq").replace("-", " ").split()
+    return tuple(int(d) for d in digits if d.isdigit())
 
 
 def common_cells(entry: Entry) -> dict[str, str]:
@@ -64,50 +102,131 @@ def common_cells(entry: Entry) -> dict[str, str]:
 
 
 def raw_row(entry: Entry, stage: Stage, cells: dict[str, str], line: int = 1) -> RawRow:
-    """One engine row: the entry's common columns and the result's format columns."""
+    """One engine row of an entry format: the entry's common columns and the result's cells."""
     row = common_cells(entry)
+    if not stage.groups:
+        row["group"] = ""  # a final or a tour has no groups, whatever the qualification drew
     for column in format_columns(stage):
         row[column] = cells.get(column, "")
     return RawRow(line, row)
+
+
+def item_row(
+    stage: Stage, item: str, cells: dict[str, str], labels: dict[str, str], line: int = 1
+) -> RawRow:
+    """One engine row of a battle or a superfinal question, teams named by their labels."""
+
+    def label(number: str) -> str:
+        return labels.get(number, f"#{number}")
+
+    if stage.format == "head-to-head":
+        row = {"id": item, **{c: cells.get(c, "") for c in BATTLE_COLUMNS}}
+        row["team1"], row["team2"] = label(row["team1"]), label(row["team2"])
+        return RawRow(line, row)
+    row = {"id": str(item_order(item)[0]), "discipline": cells.get("discipline", "")}
+    for column, value in cells.items():
+        if column != "discipline":
+            row[label(column)] = value
+    return RawRow(line, row)
+
+
+def labels_by_number(event: Event, stage: Stage) -> dict[str, str]:
+    entries = list(stage_entries(event, stage))
+    labels = team_labels(entries)
+    return {str(e.number): labels[e.pk] for e in entries}
 
 
 def _moment(at: dt.datetime | None) -> dt.datetime:
     return at if at is not None else timezone.now()
 
 
-def current_results(event: Event, stage: str, at: dt.datetime | None = None) -> list[Result]:
-    """The current result of each entry in the stage as of ``at``, in entry-number order."""
+def _current(recorded: Sequence[Result]) -> list[Result]:
+    """Of results in recorded order, the newest of each subject that nothing replaces."""
+    replaced = {r.corrects_id for r in recorded if r.corrects_id is not None}
+    current: dict[object, Result] = {}
+    for result in recorded:
+        if result.id not in replaced:
+            current[result.entry_id or result.item] = result  # the newest, should a chain fork
+    return list(current.values())
+
+
+def current_results(
+    event: Event, stage: str, round: int = 1, at: dt.datetime | None = None
+) -> list[Result]:
+    """The current result of each subject in the round as of ``at``: entries in number order,
+    items in their natural order."""
     recorded = list(
-        Result.objects.filter(event=event, stage=stage, recorded_at__lte=_moment(at))
+        Result.objects.filter(event=event, stage=stage, round=round, recorded_at__lte=_moment(at))
         .select_related("entry")
         .prefetch_related("entry__members__person")
         .order_by("recorded_at", "id")
     )
-    corrected = {r.corrects_id for r in recorded if r.corrects_id is not None}
-    current: dict[int, Result] = {}
-    for result in recorded:
-        if result.id not in corrected:
-            current[result.entry_id] = result  # the newest wins, should the chain ever fork
-    return sorted(current.values(), key=lambda r: r.entry.number)
+    return sorted(
+        _current(recorded),
+        key=lambda r: (r.entry.number,) if r.entry_id else item_order(r.item),
+    )
 
 
-def stage_rows(event: Event, stage: str, at: dt.datetime | None = None) -> list[RawRow]:
-    """The engine's rows for the stage as of ``at``: one per entry with a current result."""
+def _season_rows(
+    event: Event, stage: ChgkSeasonStage, at: dt.datetime | None, rounds: Collection[int] | None
+) -> list[RawRow]:
+    """One row per team and tour, from the current results of every tour (or of ``rounds``)."""
+    tour = event.rulebook.stage(stage.tour)
+    recorded = list(
+        Result.objects.filter(event=event, stage=tour.key, recorded_at__lte=_moment(at))
+        .select_related("entry")
+        .prefetch_related("entry__members__person")
+        .order_by("recorded_at", "id")
+    )
+    rows: list[RawRow] = []
+    numbers = sorted({r.round for r in recorded} if rounds is None else set(rounds))
+    for number in numbers:
+        of_round = [r for r in recorded if r.round == number]
+        for result in sorted(_current(of_round), key=lambda r: r.entry.number):
+            row = raw_row(result.entry, tour, result.cells, len(rows) + 1)
+            rows.append(RawRow(row.line, {**row.cells, "tour": str(number)}))
+    return rows
+
+
+def stage_rows(
+    event: Event,
+    stage: str,
+    round: int = 1,
+    at: dt.datetime | None = None,
+    rounds: Collection[int] | None = None,
+) -> list[RawRow]:
+    """The engine's rows for the round as of ``at``; a season reads the tours ``rounds``
+    (every tour when ``None``)."""
     the_stage = event.rulebook.stage(stage)
-    return [
-        raw_row(r.entry, the_stage, r.cells, line)
-        for line, r in enumerate(current_results(event, stage, at), start=1)
-    ]
+    if isinstance(the_stage, ChgkSeasonStage):
+        return _season_rows(event, the_stage, at, rounds)
+    results = current_results(event, stage, round, at)
+    if the_stage.format in ITEM_FORMATS:
+        labels = labels_by_number(event, the_stage)
+        return [
+            item_row(the_stage, r.item, r.cells, labels, line)
+            for line, r in enumerate(results, start=1)
+        ]
+    return [raw_row(r.entry, the_stage, r.cells, line) for line, r in enumerate(results, start=1)]
 
 
-def standings_as_of(event: Event, stage: str, at: dt.datetime | None = None) -> Standings:
-    """The standings of the stage from the results current at ``at`` (raises ``InputError``)."""
-    return compute_standings(event.rulebook, stage, stage_rows(event, stage, at))
+def standings_as_of(
+    event: Event,
+    stage: str,
+    round: int = 1,
+    at: dt.datetime | None = None,
+    rounds: Collection[int] | None = None,
+) -> Standings:
+    """The standings of the round from the results current at ``at`` (raises ``InputError``)."""
+    rows = stage_rows(event, stage, round, at, rounds)
+    return compute_standings(event.rulebook, stage, rows)
 
 
-def unverified(event: Event, stage: str, at: dt.datetime | None = None) -> list[Result]:
+def unverified(
+    event: Event, stage: str, round: int = 1, at: dt.datetime | None = None
+) -> list[Result]:
     """The current results as of ``at`` that nobody had verified by then."""
-    results = current_results(event, stage, at)
+    results = current_results(event, stage, round, at)
     checked = set(
         Verification.objects.filter(
             result__in=[r.id for r in results], verified_at__lte=_moment(at)
@@ -120,49 +239,46 @@ def is_current(result: Result) -> bool:
     return not Result.objects.filter(corrects=result).exists()
 
 
+def current_of(result: Result) -> Result:
+    """The newest result of the chain that starts at ``result``."""
+    while True:
+        newer = Result.objects.filter(corrects=result).first()
+        if newer is None:
+            return result
+        result = newer
+
+
 def serialize(standings: Standings) -> dict[str, Any]:
     """A standings table as plain JSON data (the shape of ``podium standings --format json``)."""
-    return {
-        "rulebook": standings.rulebook,
-        "stage": standings.stage,
-        "tables": [
-            {
-                "key": table.key,
-                "title": table.title,
-                "rows": [
-                    {
-                        "id": row.entry.id,
-                        "name": row.entry.name,
-                        "rank": row.rank,
-                        "rank_to": row.rank_to,
-                        "official_rank": row.official_rank,
-                        "official_rank_to": row.official_rank_to,
-                        "points": None if row.points is None else str(row.points),
-                        "advances": row.advances,
-                        "playoff": row.playoff,
-                        "reasons": [{"clause": r.clause, "text": r.text} for r in row.reasons],
-                    }
-                    for row in table.rows
-                ],
-            }
-            for table in standings.tables
-        ],
-    }
+    return standings_data(standings)
 
 
-def publication_history(event: Event, stage: str) -> list[Publication]:
-    return list(Publication.objects.filter(event=event, stage=stage).order_by("changed_at", "id"))
+def publication_history(event: Event, stage: str, round: int = 1) -> list[Publication]:
+    return list(
+        Publication.objects.filter(event=event, stage=stage, round=round).order_by(
+            "changed_at", "id"
+        )
+    )
 
 
-def publication_current(event: Event, stage: str) -> Publication | None:
-    """The latest change of what is public of the stage (``None``: never changed — a draft)."""
-    return Publication.objects.filter(event=event, stage=stage).order_by("changed_at", "id").last()
+def publication_current(event: Event, stage: str, round: int = 1) -> Publication | None:
+    """The latest change of what is public of the round (``None``: never changed — a draft)."""
+    return (
+        Publication.objects.filter(event=event, stage=stage, round=round)
+        .order_by("changed_at", "id")
+        .last()
+    )
 
 
-def final_versions(event: Event, stage: str) -> list[Publication]:
-    """Every frozen final table of the stage, oldest version first."""
+def publication_state(event: Event, stage: str, round: int = 1) -> str:
+    current = publication_current(event, stage, round)
+    return current.state if current else Publication.State.DRAFT
+
+
+def final_versions(event: Event, stage: str, round: int = 1) -> list[Publication]:
+    """Every frozen final table of the round, oldest version first."""
     return list(
         Publication.objects.filter(
-            event=event, stage=stage, state=Publication.State.FINAL
+            event=event, stage=stage, round=round, state=Publication.State.FINAL
         ).order_by("version")
     )

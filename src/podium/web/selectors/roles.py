@@ -1,8 +1,11 @@
 """Who may do what for one event: the roles a user holds there (never across events).
 
 Vocabulary:
-- role: organizer, referee or jury member of ONE event (``EventRole``).
-- staff: the organizers and referees of the event (the check-in desk, payments, results).
+- role: organizer, head referee, referee or jury member of ONE event (``EventRole``).
+- staff: the organizers, head referees and referees of the event (the check-in desk, payments,
+  results).
+- head referee: confirms results, resolves mismatches between two entries, corrects a result
+  the competitor agreed with; an organizer may do all of it too.
 """
 
 from __future__ import annotations
@@ -11,7 +14,8 @@ from typing import Any
 
 from podium.web.models import Event, EventRole
 
-STAFF = (EventRole.Role.ORGANIZER, EventRole.Role.REFEREE)
+STAFF = (EventRole.Role.ORGANIZER, EventRole.Role.HEAD_REFEREE, EventRole.Role.REFEREE)
+HEAD = (EventRole.Role.ORGANIZER, EventRole.Role.HEAD_REFEREE)
 
 
 def roles_of(user: Any, event: Event) -> set[str]:
@@ -30,3 +34,8 @@ def is_organizer(user: Any, event: Event) -> bool:
 
 def is_staff(user: Any, event: Event) -> bool:
     return has_role(user, event, *STAFF)
+
+
+def is_head_referee(user: Any, event: Event) -> bool:
+    """A head referee of the event, or an organizer (who may do everything)."""
+    return has_role(user, event, *HEAD)

@@ -4,8 +4,8 @@ Vocabulary:
 - rulebook source: a preset (by key) or the text of an uploaded YAML document; exactly one.
 - rulebook problems: every problem the loader and the engine found in an uploaded rulebook, each
   with its line and field path; an event is created only from a rulebook with none.
-- appointment: a role (organizer, referee, jury) given to a user for ONE event, by one of its
-  organizers.
+- appointment: a role (organizer, head referee, referee, jury) given to a user for ONE event,
+  by one of its organizers.
 - squad: a bowling round with its own start and capacity (ČBA).
 """
 

@@ -37,13 +37,12 @@ from podium.web.models import (
     Entry,
     EntryMember,
     Event,
-    EventRole,
     Person,
     Squad,
 )
 from podium.web.selectors.entries import category_cap, category_of
 from podium.web.selectors.entries import waiting_list as waiting_list
-from podium.web.selectors.roles import has_role, is_organizer
+from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.services.base import Actor, Refused, audit
 
 __all__ = [
@@ -480,7 +479,7 @@ def entry_promote(*, entry: Entry, by: Actor, reason: str) -> Entry:
         event = _locked(entry.event)
         entry = Entry.objects.select_related("event").get(pk=entry.pk)
         entry.event = event
-        if not has_role(by, event, EventRole.Role.ORGANIZER, EventRole.Role.REFEREE):
+        if not is_staff(by, event):
             raise Refused(_("Only the event's organizers and referees may promote an entry."))
         if entry.status != Entry.Status.WAITING:
             raise Refused(_("Only an entry on the waiting list can be promoted."))

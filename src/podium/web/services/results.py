@@ -1,17 +1,20 @@
-"""Recording, correcting and verifying results, and publishing a stage's standings.
+"""Recording results: the first one, the next steps, corrections, and the competitor's agreement.
 
 Vocabulary:
-- result, correction, current result, idempotency key, verification, publication: see
-  ``podium.web.models.results``. Every write here appends a row; only publication rows carry a
-  frozen table.
-- stale correction: a correction of a result that someone else has corrected meanwhile; it is
-  refused with both values shown, so two referees correcting at once never lose an update.
-- single-result formats: timed solve, team solve, games and a ChGK tour — one row per entry
-  holds its whole result. Other formats are not recorded here yet.
+- result, round, subject, kind, current result, idempotency key, agreement: see
+  ``podium.web.models.results``. Every write here appends a row.
+- guard: what every write checks first — the writer is staff of the event, the stage's format is
+  recorded here, the round exists and is not final, and the subject takes part in the stage.
+- stale write: a next step or correction of a result that someone else replaced meanwhile; it is
+  refused with both values shown, so two referees writing at once never lose an update.
+- next step (progress): fills in what was empty and changes nothing already recorded; in a team
+  stage the finished puzzles only grow (the table flow, ``podium.web.services.tables``).
+- clock check: a time recorded in a stage with a start signal must lie within the round's clock
+  (extended by any time compensated), so a time outside the round is refused.
 
-Every entry's results are written under a lock on that entry, so a first result, a correction
-and a verification of the same entry never interleave; constraints in the database back this
-up (one first result per entry and stage, one correction per result, one key per submission).
+An entry's results are written under a lock on the entry, a round's battles and questions under
+a lock on the event; constraints in the database back this up (one first result per subject
+and round, one replacement per result, one key per submission).
 """
 
 from __future__ import annotations
@@ -24,32 +27,38 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from podium.engine.clock import ClockError
 from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
-from podium.rules.schema import Stage
-from podium.web.models import Entry, Event, Publication, Result, Verification
+from podium.engine.timing import parse_clock
+from podium.rules.schema import Stage, TeamSolveStage
+from podium.web.models import Agreement, Entry, Event, Publication, Result, Round
+from podium.web.selectors.clock import clock_of, group_of
 from podium.web.selectors.results import (
-    SINGLE_RESULT_FORMATS,
+    ENTRY_FORMATS,
+    RECORDED_FORMATS,
+    current_of,
     current_results,
     format_columns,
-    publication_current,
+    item_row,
+    labels_by_number,
+    publication_state,
     raw_row,
-    serialize,
-    standings_as_of,
-    unverified,
 )
-from podium.web.selectors.roles import is_organizer, is_staff
+from podium.web.selectors.roles import is_head_referee, is_staff
+from podium.web.selectors.stages import has_calendar, in_stage, stage_entries
 from podium.web.services.base import Refused, audit
 
 MAX_KEY = 100
 
 
-def _stage(event: Event, key: str) -> Stage:
+def recorded_stage(event: Event, key: str) -> Stage:
+    """The stage ``key`` of the event, if its results are recorded in Podium."""
     try:
         stage = event.rulebook.stage(key)
     except KeyError:
         raise Refused(_("This event has no such stage."), field="stage") from None
-    if stage.format not in SINGLE_RESULT_FORMATS:
+    if stage.format not in RECORDED_FORMATS:
         raise Refused(
             _("Results of the format “%(format)s” are not recorded this way.")
             % {"format": stage.format},
@@ -58,16 +67,30 @@ def _stage(event: Event, key: str) -> Stage:
     return stage
 
 
-def _locked_entry(entry: Entry) -> Entry:
-    return (
-        Entry.objects.select_for_update(of=("self",))
-        .select_related("event")
-        .prefetch_related("members__person")
-        .get(pk=entry.pk)
-    )
+def check_round(event: Event, stage: Stage, round: int) -> None:
+    """The round exists: on the calendar for a ChGK tour, else only round 1."""
+    if has_calendar(stage):
+        if not Round.objects.filter(event=event, stage=stage.key, number=round).exists():
+            raise Refused(
+                _("Round %(round)d of %(stage)s is not on the calendar.")
+                % {"round": round, "stage": stage.title},
+                field="round",
+            )
+    elif round != 1:
+        raise Refused(_("%(stage)s sits once: it has round 1 only.") % {"stage": stage.title})
 
 
-def _key(idempotency_key: str) -> str:
+def check_not_final(event: Event, stage: Stage, round: int) -> None:
+    if publication_state(event, stage.key, round) == Publication.State.FINAL:
+        raise Refused(
+            _(
+                "These results are final. To change them, the organizer first reopens them "
+                "with a recorded reason (a new version)."
+            )
+        )
+
+
+def key_of(idempotency_key: str) -> str:
     key = (idempotency_key or "").strip()
     if not key or len(key) > MAX_KEY:
         raise Refused(
@@ -77,9 +100,18 @@ def _key(idempotency_key: str) -> str:
     return key
 
 
-def _cells(stage: Stage, cells: Mapping[str, Any]) -> dict[str, str]:
+def teams_of(event: Event, stage: Stage) -> tuple[str, ...]:
+    """A superfinal's team columns: the entry numbers of its entry list."""
+    if stage.format != "superfinal":
+        return ()
+    return tuple(str(n) for n in stage_entries(event, stage).values_list("number", flat=True))
+
+
+def clean_cells(
+    stage: Stage, cells: Mapping[str, Any], teams: tuple[str, ...] = ()
+) -> dict[str, str]:
     """The format's columns as text; an unknown column is refused."""
-    columns = format_columns(stage)
+    columns = format_columns(stage, teams)
     for column in cells:
         if column not in columns:
             raise Refused(
@@ -95,53 +127,109 @@ def shown(cells: Mapping[str, str]) -> str:
     return ", ".join(f"{c} {v}" for c, v in cells.items() if v) or "—"
 
 
-def _validate(event: Event, stage: Stage, entry: Entry, cells: dict[str, str]) -> None:
-    """Runs the engine on the one row, so any problem it finds is refused with its message."""
-    try:
-        compute_standings(event.rulebook, stage.key, [raw_row(entry, stage, cells)])
-    except InputError as exc:
-        problems = exc.problems
-        texts = []
-        for p in problems:
-            where = p.where.removeprefix("row 1, ").removeprefix("row 1")
-            texts.append(f"{where}: {p.message}" if where else p.message)
-        first = problems[0].where.removeprefix("row 1, ") if problems else ""
-        field = first.removeprefix("column ") if first.startswith("column ") else None
-        raise Refused(
-            _("#%(number)d: %(problems)s") % {"number": entry.number, "problems": "; ".join(texts)},
-            field=field,
-        ) from None
+def _subject_name(entry: Entry | None, item: str) -> str:
+    return f"#{entry.number}" if entry is not None else item
 
 
-def _current_of(result: Result) -> Result:
-    """The newest result of the correction chain that starts at ``result``."""
-    while True:
-        newer = Result.objects.filter(corrects=result).first()
-        if newer is None:
-            return result
-        result = newer
+def _refuse_problems(subject: str, exc: InputError, line: int) -> None:
+    """Refuses with the engine's problems of row ``line`` (the one being written)."""
+    prefix = f"row {line}"
+    mine = [p for p in exc.problems if p.where == prefix or p.where.startswith(prefix + ",")]
+    mine = mine or [p for p in exc.problems if not p.where.startswith("row ")] or exc.problems
+    texts = []
+    for p in mine:
+        where = p.where.removeprefix(prefix).removeprefix(", ")
+        texts.append(f"{where}: {p.message}" if where else p.message)
+    first = mine[0].where.removeprefix(prefix).removeprefix(", ")
+    field = first.removeprefix("column ") if first.startswith("column ") else None
+    raise Refused(
+        _("%(subject)s: %(problems)s") % {"subject": subject, "problems": "; ".join(texts)},
+        field=field,
+    ) from None
 
 
-def _resubmitted(
+def _validate(
     event: Event,
-    key: str,
-    *,
-    entry: Entry,
-    stage: str,
-    corrects: Result | None,
+    stage: Stage,
+    round: int,
+    entry: Entry | None,
+    item: str,
     cells: dict[str, str],
-) -> Result | None:
+    now: dt.datetime,
+) -> None:
+    """Runs the engine on the row (with the round's other battles or questions), so any problem
+    it finds is refused with its message, and checks a recorded time against the clock."""
+    if entry is not None:
+        rows = [raw_row(entry, stage, cells)]
+        line = 1
+    else:
+        labels = labels_by_number(event, stage)
+        others = [r for r in current_results(event, stage.key, round) if r.item != item]
+        rows = [item_row(stage, r.item, r.cells, labels, n) for n, r in enumerate(others, 1)]
+        line = len(rows) + 1
+        rows.append(item_row(stage, item, cells, labels, line))
+    try:
+        compute_standings(event.rulebook, stage.key, rows)
+    except InputError as exc:
+        _refuse_problems(_subject_name(entry, item), exc, line)
+    if entry is None:
+        return
+    clock = clock_of(event, stage, round, group_of(entry, stage))
+    if cells.get("pieces") and clock.state(now) == "running":
+        raise Refused(
+            _("#%(number)d: the round is still running; pieces are counted when it ends.")
+            % {"number": entry.number},
+            field="pieces",
+        )
+    if cells.get("time"):
+        extra = parse_clock(cells["compensation"]) if cells.get("compensation") else 0
+        try:
+            clock.extended(extra).check_recorded(parse_clock(cells["time"]), now)
+        except ClockError as exc:
+            raise Refused(
+                _("#%(number)d: %(problem)s") % {"number": entry.number, "problem": str(exc)},
+                field="time",
+            ) from None
+
+
+def _progress_refusal(stage: Stage, before: dict[str, str], after: dict[str, str]) -> str | None:
+    """Why a next step may not change ``before`` into ``after`` (``None``: it may)."""
+    if isinstance(stage, TeamSolveStage):
+        done_before, done_after = int(before.get("done") or 0), int(after.get("done") or 0)
+        if done_after < done_before:
+            return _("A next step cannot take back a finished puzzle; correct it instead.")
+        if done_after == done_before and before.get("time") != after.get("time"):
+            return _("A next step keeps the time of the puzzles already finished.")
+        return None
+    changed = [c for c, v in before.items() if v and after.get(c, "") != v]
+    if changed:
+        return _(
+            "A next step only fills in what is still empty; %(columns)s would change — "
+            "correct it instead, with a reason."
+        ) % {"columns": ", ".join(changed)}
+    if after == before:
+        return _("These are the values already recorded; nothing to add.")
+    return None
+
+
+def _locked(event: Event, entry: Entry | None) -> tuple[Event, Entry | None]:
+    if entry is not None:
+        locked = (
+            Entry.objects.select_for_update(of=("self",))
+            .select_related("event")
+            .prefetch_related("members__person")
+            .get(pk=entry.pk)
+        )
+        return locked.event, locked
+    return Event.objects.select_for_update().get(pk=event.pk), None
+
+
+def _resubmitted(event: Event, key: str, **same: Any) -> Result | None:
     """The result already recorded under this key, if this is the same submission again."""
     earlier = Result.objects.filter(event=event, idempotency_key=key).first()
     if earlier is None:
         return None
-    same = (
-        earlier.entry_id == entry.pk
-        and earlier.stage == stage
-        and earlier.corrects_id == (corrects.pk if corrects else None)
-        and earlier.cells == cells
-    )
-    if not same:
+    if any(getattr(earlier, field) != value for field, value in same.items()):
         raise Refused(
             _("This submission key was already used for a different result."),
             field="idempotency_key",
@@ -149,70 +237,174 @@ def _resubmitted(
     return earlier
 
 
+def _already(entry: Entry | None, item: str) -> Refused:
+    return Refused(
+        _("%(subject)s: a result is already recorded — correct it instead.")
+        % {"subject": _subject_name(entry, item)},
+        field="entry",
+    )
+
+
 def result_record(
     *,
     event: Event,
     stage: str,
-    entry: Entry,
     cells: Mapping[str, Any],
     by: Any,
     idempotency_key: str,
+    entry: Entry | None = None,
+    item: str = "",
+    round: int = 1,
+    detail: Mapping[str, Any] | None = None,
     now: dt.datetime | None = None,
 ) -> Result:
-    """Records an entry's first result in a stage (a resubmission returns the first record)."""
+    """Records the first result of an entry (or of a battle or question) in a round; the same
+    submission again returns the first record."""
     now = now or timezone.now()
-    key = _key(idempotency_key)
-    the_stage = _stage(event, stage)
+    key = key_of(idempotency_key)
+    the_stage = recorded_stage(event, stage)
+    per_entry = the_stage.format in ENTRY_FORMATS
+    if per_entry and (entry is None or item):
+        raise Refused(_("A result of this stage belongs to an entry."), field="entry")
+    if not per_entry and (entry is not None or not item):
+        raise Refused(_("A result of this stage belongs to a battle or a question."))
     with transaction.atomic():
-        entry = _locked_entry(entry)
-        if entry.event_id != event.pk:
+        event, entry = _locked(event, entry)
+        if entry is not None and entry.event_id != event.pk:
             raise Refused(_("This entry is not part of this event."), field="entry")
         if not is_staff(by, event):
             raise Refused(_("Only an organizer or referee of this event may record results."))
-        values = _cells(the_stage, cells)
-        earlier = _resubmitted(event, key, entry=entry, stage=stage, corrects=None, cells=values)
+        values = clean_cells(the_stage, cells, teams_of(event, the_stage))
+        earlier = _resubmitted(
+            event, key, entry_id=entry.pk if entry else None, item=item, stage=stage,
+            round=round, corrects_id=None, cells=values,
+        )  # fmt: skip
         if earlier is not None:
             return earlier
-        if entry.status != Entry.Status.CONFIRMED:
+        check_round(event, the_stage, round)
+        check_not_final(event, the_stage, round)
+        if entry is not None and not in_stage(event, the_stage, entry):
             raise Refused(
-                _("#%(number)d is %(status)s, not confirmed; it has no result.")
-                % {"number": entry.number, "status": entry.get_status_display()},
+                _("#%(number)d %(name)s is not in the entry list of %(stage)s.")
+                % {"number": entry.number, "name": entry.name, "stage": the_stage.title},
                 field="entry",
             )
-        if the_stage.category and entry.category != the_stage.category:
-            raise Refused(
-                _("#%(number)d is not in this stage (category %(category)s).")
-                % {"number": entry.number, "category": the_stage.category},
-                field="entry",
-            )
-        if Result.objects.filter(event=event, stage=stage, entry=entry).exists():
-            raise Refused(
-                _("#%(number)d: a result is already recorded — correct it instead.")
-                % {"number": entry.number},
-                field="entry",
-            )
-        _validate(event, the_stage, entry, values)
+        first = Result.objects.filter(event=event, stage=stage, round=round)
+        if first.filter(entry=entry, item=item).exists():
+            raise _already(entry, item)
+        _validate(event, the_stage, round, entry, item, values, now)
         try:
             with transaction.atomic():
                 result = Result.objects.create(
-                    event=event,
-                    stage=stage,
-                    entry=entry,
-                    cells=values,
-                    recorded_by=by,
-                    recorded_at=now,
-                    idempotency_key=key,
+                    event=event, stage=stage, round=round, entry=entry, item=item,
+                    cells=values, detail=dict(detail or {}), kind=Result.Kind.RECORD,
+                    recorded_by=by, recorded_at=now, idempotency_key=key,
+                )  # fmt: skip
+        except IntegrityError:
+            raise _already(entry, item) from None
+        audit(
+            event=event, actor=by, action="result.record", target=entry or item, stage=stage,
+            round=round, cells=values,
+        )  # fmt: skip
+    return result
+
+
+def _replace(
+    *,
+    result: Result,
+    cells: Mapping[str, Any],
+    by: Any,
+    kind: str,
+    reason: str,
+    idempotency_key: str,
+    detail: Mapping[str, Any] | None,
+    now: dt.datetime | None,
+) -> Result:
+    """A next step or a correction of the CURRENT result; a stale one is refused."""
+    now = now or timezone.now()
+    key = key_of(idempotency_key)
+    reason = (reason or "").strip()
+    with transaction.atomic():
+        event, entry = _locked(result.event, result.entry)
+        result = Result.objects.select_related("event").get(pk=result.pk)
+        the_stage = recorded_stage(event, result.stage)
+        if not is_staff(by, event):
+            raise Refused(_("Only an organizer or referee of this event may change results."))
+        values = clean_cells(the_stage, cells, teams_of(event, the_stage))
+        earlier = _resubmitted(event, key, corrects_id=result.pk, kind=kind, cells=values)
+        if earlier is not None:
+            return earlier
+        if kind == Result.Kind.CORRECTION and not reason:
+            raise Refused(_("A correction needs a reason."), field="reason")
+        check_not_final(event, the_stage, result.round)
+        subject = _subject_name(entry, result.item)
+        current = current_of(result)
+        if current.pk != result.pk:
+            raise Refused(
+                _(
+                    "%(subject)s was changed meanwhile: it is now “%(current)s” (you changed "
+                    "“%(stale)s”). Check the current value and change that one if needed."
                 )
+                % {
+                    "subject": subject,
+                    "current": shown(current.cells),
+                    "stale": shown(result.cells),
+                }
+            )
+        agreed = Agreement.objects.filter(result=result).exists()
+        head_correction = kind == Result.Kind.CORRECTION and is_head_referee(by, event)
+        if agreed and the_stage.recording.agreed_is_final and not head_correction:
+            raise Refused(
+                _(
+                    "%(subject)s: the competitor agreed with this result, so no later claim "
+                    "is heard; only the head referee may correct it, with a reason."
+                )
+                % {"subject": subject},
+                clause=the_stage.recording.agreement_clause,
+            )
+        if kind == Result.Kind.PROGRESS:
+            refusal = _progress_refusal(the_stage, result.cells, values)
+            if refusal:
+                raise Refused(refusal)
+        elif values == result.cells:
+            raise Refused(_("These are the values already recorded; nothing to correct."))
+        _validate(event, the_stage, result.round, entry, result.item, values, now)
+        try:
+            with transaction.atomic():
+                newer = Result.objects.create(
+                    event=event, stage=result.stage, round=result.round, entry=entry,
+                    item=result.item, cells=values,
+                    detail=dict(result.detail if detail is None else detail), kind=kind,
+                    recorded_by=by, recorded_at=now, corrects=result, reason=reason,
+                    idempotency_key=key,
+                )  # fmt: skip
         except IntegrityError:
             raise Refused(
-                _("#%(number)d: a result is already recorded — correct it instead.")
-                % {"number": entry.number},
-                field="entry",
+                _("%(subject)s was changed meanwhile; reload it and check the current value.")
+                % {"subject": subject}
             ) from None
+        action = "result.correct" if kind == Result.Kind.CORRECTION else "result.progress"
         audit(
-            event=event, actor=by, action="result.record", target=entry, stage=stage, cells=values
-        )
-    return result
+            event=event, actor=by, action=action, target=entry or result.item,
+            stage=result.stage, round=result.round, was=result.cells, cells=values, reason=reason,
+        )  # fmt: skip
+    return newer
+
+
+def result_progress(
+    *,
+    result: Result,
+    cells: Mapping[str, Any],
+    by: Any,
+    idempotency_key: str,
+    detail: Mapping[str, Any] | None = None,
+    now: dt.datetime | None = None,
+) -> Result:
+    """Records the next step of the current result (what was not known yet)."""
+    return _replace(
+        result=result, cells=cells, by=by, kind=Result.Kind.PROGRESS, reason="",
+        idempotency_key=idempotency_key, detail=detail, now=now,
+    )  # fmt: skip
 
 
 def result_correct(
@@ -222,205 +414,39 @@ def result_correct(
     by: Any,
     reason: str,
     idempotency_key: str,
+    detail: Mapping[str, Any] | None = None,
     now: dt.datetime | None = None,
 ) -> Result:
-    """Records a correction of the CURRENT result; correcting a stale one is refused."""
-    now = now or timezone.now()
-    key = _key(idempotency_key)
-    reason = (reason or "").strip()
-    with transaction.atomic():
-        entry = _locked_entry(result.entry)
-        result = Result.objects.select_related("event").get(pk=result.pk)
-        event = result.event
-        the_stage = _stage(event, result.stage)
-        if not is_staff(by, event):
-            raise Refused(_("Only an organizer or referee of this event may correct results."))
-        values = _cells(the_stage, cells)
-        earlier = _resubmitted(
-            event, key, entry=entry, stage=result.stage, corrects=result, cells=values
-        )
-        if earlier is not None:
-            return earlier
-        if not reason:
-            raise Refused(_("A correction needs a reason."), field="reason")
-        current = _current_of(result)
-        if current.pk != result.pk:
-            raise Refused(
-                _(
-                    "#%(number)d was corrected meanwhile: it is now “%(current)s” (you corrected "
-                    "“%(stale)s”). Check the current value and correct that one if needed."
-                )
-                % {
-                    "number": entry.number,
-                    "current": shown(current.cells),
-                    "stale": shown(result.cells),
-                }
-            )
-        if values == result.cells:
-            raise Refused(_("These are the values already recorded; nothing to correct."))
-        _validate(event, the_stage, entry, values)
-        try:
-            with transaction.atomic():
-                correction = Result.objects.create(
-                    event=event,
-                    stage=result.stage,
-                    entry=entry,
-                    cells=values,
-                    recorded_by=by,
-                    recorded_at=now,
-                    corrects=result,
-                    reason=reason,
-                    idempotency_key=key,
-                )
-        except IntegrityError:
-            raise Refused(
-                _("#%(number)d was corrected meanwhile; reload it and check the current value.")
-                % {"number": entry.number}
-            ) from None
-        audit(
-            event=event,
-            actor=by,
-            action="result.correct",
-            target=entry,
-            stage=result.stage,
-            was=result.cells,
-            cells=values,
-            reason=reason,
-        )
-    return correction
+    """Records a correction of the CURRENT result, with its reason."""
+    return _replace(
+        result=result, cells=cells, by=by, kind=Result.Kind.CORRECTION, reason=reason,
+        idempotency_key=idempotency_key, detail=detail, now=now,
+    )  # fmt: skip
 
 
-def result_verify(*, result: Result, by: Any, now: dt.datetime | None = None) -> Verification:
-    """A second member of staff confirms the current result (a repeat returns the first)."""
+def result_agree(*, result: Result, by: Any, now: dt.datetime | None = None) -> Agreement:
+    """The competitor agrees with the current result on the referee's device (once)."""
     now = now or timezone.now()
     with transaction.atomic():
-        entry = _locked_entry(result.entry)
-        result = Result.objects.select_related("event").get(pk=result.pk)
-        event = result.event
+        event, entry = _locked(result.event, result.entry)
+        result = Result.objects.get(pk=result.pk)
+        the_stage = recorded_stage(event, result.stage)
         if not is_staff(by, event):
-            raise Refused(_("Only an organizer or referee of this event may verify results."))
-        done = Verification.objects.filter(result=result).select_related("verified_by").first()
+            raise Refused(_("Only an organizer or referee of this event may take an agreement."))
+        if not the_stage.recording.competitor_confirms:
+            raise Refused(_("In this stage the competitor does not confirm the result."))
+        done = Agreement.objects.filter(result=result).first()
         if done is not None:
-            if done.verified_by_id == getattr(by, "pk", None):
-                return done
-            raise Refused(
-                _("This result is already verified by %(name)s.") % {"name": done.verified_by}
-            )
-        if result.recorded_by_id is not None and result.recorded_by_id == getattr(by, "pk", None):
-            raise Refused(
-                _("Whoever recorded a result cannot verify it; a second person must check it.")
-            )
-        current = _current_of(result)
+            return done
+        current = current_of(result)
         if current.pk != result.pk:
             raise Refused(
-                _("#%(number)d was corrected meanwhile: verify the current “%(current)s”.")
-                % {"number": entry.number, "current": shown(current.cells)}
+                _("%(subject)s was changed meanwhile: the competitor agrees to “%(current)s”.")
+                % {"subject": _subject_name(entry, result.item), "current": shown(current.cells)}
             )
-        verification = Verification.objects.create(result=result, verified_by=by, verified_at=now)
+        agreement = Agreement.objects.create(result=result, agreed_at=now, on_device_of=by)
         audit(
-            event=event,
-            actor=by,
-            action="result.verify",
-            target=entry,
-            stage=result.stage,
-            cells=result.cells,
-        )
-    return verification
-
-
-_NEXT = {
-    Publication.State.DRAFT: {Publication.State.PRELIMINARY},
-    Publication.State.PRELIMINARY: {Publication.State.DRAFT, Publication.State.FINAL},
-}
-
-
-def publication_set(
-    *,
-    event: Event,
-    stage: str,
-    state: str,
-    by: Any,
-    reason: str = "",
-    now: dt.datetime | None = None,
-) -> Publication:
-    """Moves a stage draft → preliminary → final; final freezes the table as of ``now``.
-
-    After final every change needs a reason and starts a new version (the old one stays).
-    """
-    now = now or timezone.now()
-    reason = (reason or "").strip()
-    with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
-        if not is_organizer(by, event):
-            raise Refused(_("Only an organizer of this event may publish results."))
-        _stage(event, stage)
-        if state not in Publication.State.values:
-            raise Refused(_("Unknown publication state."), field="state")
-        target = Publication.State(state)
-        current = publication_current(event, stage)
-        was = Publication.State(current.state) if current else Publication.State.DRAFT
-        version = current.version if current else 1
-        if was == Publication.State.FINAL:
-            if not reason:
-                raise Refused(
-                    _("These results are final: a change needs a recorded reason."),
-                    field="reason",
-                )
-            version += 1
-        elif target == was:
-            raise Refused(
-                _("The results are already %(state)s.") % {"state": target.label}, field="state"
-            )
-        elif target not in _NEXT[was]:
-            raise Refused(
-                _("Results go from %(was)s to %(next)s, not to %(state)s.")
-                % {
-                    "was": was.label,
-                    "next": " / ".join(str(s.label) for s in sorted(_NEXT[was])),
-                    "state": target.label,
-                },
-                field="state",
-            )
-        table = None
-        if target == Publication.State.FINAL:
-            table = _frozen(event, stage, now)
-        publication = Publication.objects.create(
-            event=event,
-            stage=stage,
-            state=target,
-            version=version,
-            table=table,
-            changed_by=by,
-            changed_at=now,
-            reason=reason,
-        )
-        audit(
-            event=event,
-            actor=by,
-            action="publication.set",
-            target=f"{stage} v{version}",
-            stage=stage,
-            state=str(target),
-            was=str(was),
-            version=version,
-            reason=reason,
-        )
-    return publication
-
-
-def _frozen(event: Event, stage: str, now: dt.datetime) -> dict[str, Any]:
-    if not current_results(event, stage, now):
-        raise Refused(_("There are no results to publish as final."), field="state")
-    waiting = unverified(event, stage, now)
-    if waiting:
-        numbers = ", ".join(f"#{r.entry.number}" for r in waiting)
-        raise Refused(
-            _("Final only when every result is verified; not yet: %(numbers)s.")
-            % {"numbers": numbers},
-            field="state",
-        )
-    try:
-        standings = standings_as_of(event, stage, now)
-    except InputError as exc:
-        raise Refused("; ".join(str(p) for p in exc.problems), field="state") from None
-    return {"as_of": now.isoformat(), **serialize(standings)}
+            event=event, actor=by, action="result.agree", target=entry or result.item,
+            stage=result.stage, round=result.round, cells=result.cells,
+        )  # fmt: skip
+    return agreement

@@ -32,7 +32,7 @@ from podium.web.selectors.results import (
 )
 from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.services.base import Refused
-from podium.web.services.results import publication_set
+from podium.web.services.publication import publication_set
 from podium.web.views.common import event_for, refusal_text
 
 app_name = "publication"

@@ -30,7 +30,8 @@ from podium.web.selectors.desk import search
 from podium.web.selectors.results import SINGLE_RESULT_FORMATS, current_results
 from podium.web.selectors.roles import is_staff
 from podium.web.services.base import Refused
-from podium.web.services.results import result_correct, result_record, result_verify, shown
+from podium.web.services.checks import result_confirm
+from podium.web.services.results import result_correct, result_record, shown
 from podium.web.views.common import event_for, refusal_text
 
 app_name = "results"
@@ -188,7 +189,7 @@ def verify(request: HttpRequest, slug: str, stage: str, result_id: int) -> HttpR
         Result.objects.select_related("entry"), pk=result_id, event=event, stage=stage
     )
     try:
-        result_verify(result=result, by=request.user)
+        result_confirm(result=result, by=request.user)
     except Refused as refused:
         messages.error(request, refusal_text(refused))
     else:

@@ -1,0 +1,57 @@
+"""Standings as plain data: the JSON document of DESIGN §3, for programs and for frozen tables.
+
+Vocabulary:
+- document: ``{"rulebook", "stage", "tables": [{"key", "title", "rows"}]}``; every row carries
+  its places, points, marks, class, score, metrics and reasons (each with its clause), and the
+  key of the advancement quota it went through (``pool``; ``null`` when it does not advance).
+- numbers: points and non-integer metrics as JSON numbers (floats); places are integers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from podium.engine.entries import Number
+from podium.engine.standings import Row, Standings
+
+
+def _number(value: Number | None) -> int | float | None:
+    if value is None or isinstance(value, int):
+        return value
+    return float(value)
+
+
+def row_data(row: Row, table: str) -> dict[str, Any]:
+    e = row.entry
+    decision = row.decision
+    pool = decision.pool.key if decision and decision.advances and decision.pool else None
+    return {
+        "id": e.id,
+        "name": e.name,
+        "table": table,
+        "rank": row.rank,
+        "rank_to": row.rank_to,
+        "official_rank": row.official_rank,
+        "official_rank_to": row.official_rank_to,
+        "points": _number(row.points),
+        "advances": row.advances,
+        "pool": pool,
+        "playoff": row.playoff,
+        "prize": row.prize,
+        "official": e.official,
+        "class": e.klass,
+        "score": e.score,
+        "metrics": {k: _number(v) for k, v in e.metrics.items()},
+        "reasons": [{"clause": r.clause, "text": r.text} for r in row.reasons],
+    }
+
+
+def standings_data(standings: Standings) -> dict[str, Any]:
+    return {
+        "rulebook": standings.rulebook,
+        "stage": standings.stage,
+        "tables": [
+            {"key": t.key, "title": t.title, "rows": [row_data(r, t.key) for r in t.rows]}
+            for t in standings.tables
+        ],
+    }

@@ -1,0 +1,126 @@
+"""Reading the clock of a round from its signals (see ``podium.engine.clock``).
+
+Vocabulary:
+- signal, round: see ``podium.web.models.rounds``.
+- clock group: the group whose clock an entry runs on — its qualification group in a stage
+  with groups, else the whole stage (``""``). A signal for the whole stage counts for every
+  group; the newest start wins, and only an end after it counts.
+- end of a round: when every group's clock has ended (a group never started has not run yet);
+  for a round run without signals (results typed in from paper), when its newest result was
+  recorded.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db.models import Max
+from django.utils import timezone
+
+from podium.engine.clock import RoundClock
+from podium.rules.schema import Stage, TeamSolveStage, TimedSolveStage
+from podium.web.models import Entry, Event, Result, Signal
+
+
+def limit_ms(stage: Stage) -> int | None:
+    if isinstance(stage, TimedSolveStage | TeamSolveStage):
+        return stage.time_limit_min * 60_000
+    return None
+
+
+def clock_groups(stage: Stage) -> tuple[str, ...]:
+    return stage.groups or ("",)
+
+
+def group_of(entry: Entry, stage: Stage) -> str:
+    return entry.group if stage.groups else ""
+
+
+def _signals(event: Event, stage: Stage, round: int, at: dt.datetime | None) -> list[Signal]:
+    signals = Signal.objects.filter(event=event, stage=stage.key, round=round)
+    if at is not None:
+        signals = signals.filter(at__lte=at)
+    return list(signals.order_by("at", "id"))
+
+
+def _clock(signals: list[Signal], stage: Stage, group: str) -> RoundClock:
+    mine = [s for s in signals if s.group in (group, "")]
+    starts = [s for s in mine if s.kind == Signal.Kind.START]
+    if not starts:
+        return RoundClock(None, limit_ms(stage))
+    start = starts[-1]
+    ends = [s for s in mine if s.kind == Signal.Kind.END and (s.at, s.id) > (start.at, start.id)]
+    return RoundClock(start.at, limit_ms(stage), ends[0].at if ends else None)
+
+
+def clock_of(
+    event: Event, stage: Stage, round: int = 1, group: str = "", at: dt.datetime | None = None
+) -> RoundClock:
+    """The clock of one group of the round, from the signals given by ``at``."""
+    return _clock(_signals(event, stage, round, at), stage, group)
+
+
+def clocks(
+    event: Event, stage: Stage, round: int = 1, at: dt.datetime | None = None
+) -> dict[str, RoundClock]:
+    """Every clock group's clock (one query)."""
+    signals = _signals(event, stage, round, at)
+    return {group: _clock(signals, stage, group) for group in clock_groups(stage)}
+
+
+def start_signal(
+    event: Event, stage: Stage, round: int, group: str, at: dt.datetime | None = None
+) -> Signal | None:
+    """The start that the group's clock runs from, if any."""
+    signals = _signals(event, stage, round, at)
+    starts = [s for s in signals if s.kind == Signal.Kind.START and s.group in (group, "")]
+    return starts[-1] if starts else None
+
+
+def round_ended_at(event: Event, stage: Stage, round: int = 1) -> dt.datetime | None:
+    """When the round ended (see the vocabulary); ``None`` while it runs or has no result."""
+    now = timezone.now()
+    every = list(clocks(event, stage, round).values())
+    started = [c for c in every if c.started_at is not None]
+    if started:
+        if len(started) < len(every) or any(c.state(now) != "ended" for c in started):
+            return None
+        return max(c.ends_at for c in started if c.ends_at is not None)
+    newest: dt.datetime | None = Result.objects.filter(
+        event=event, stage=stage.key, round=round
+    ).aggregate(m=Max("recorded_at"))["m"]
+    return newest
+
+
+def _epoch_ms(moment: dt.datetime | None) -> int | None:
+    return None if moment is None else int(moment.timestamp() * 1000)
+
+
+def clock_display(clock: RoundClock, label: str, now: dt.datetime | None = None) -> dict[str, Any]:
+    """What the clock widget (``podium/_clock.html``) needs: epoch milliseconds and the state.
+
+    The page carries the server's time, so the browser shows the server's clock whatever its own
+    says; the widget counts on from there.
+    """
+    now = now or timezone.now()
+    return {
+        "label": label,
+        "state": clock.state(now),
+        "started": _epoch_ms(clock.started_at),
+        "ends": _epoch_ms(clock.ends_at),
+        "server_now": _epoch_ms(now),
+        "elapsed": clock.elapsed(now),
+        "remaining": clock.remaining(now),
+    }
+
+
+def stage_clocks(
+    event: Event, stage: Stage, round: int = 1, now: dt.datetime | None = None
+) -> list[dict[str, Any]]:
+    """The clock widget data of every clock group of the round, labelled for people."""
+    now = now or timezone.now()
+    return [
+        clock_display(clock, group or stage.title, now)
+        for group, clock in clocks(event, stage, round, now).items()
+    ]

@@ -1,0 +1,231 @@
+"""Publishing a stage's round: draft → preliminary → final, frozen final versions, and the dates.
+
+Vocabulary:
+- publication, frozen table, version: see ``podium.web.models.results``.
+- day of the round: the local date of its start signal, else of its calendar entry, else of
+  the event; preliminary results may be public from ``publication.preliminary_after_days``
+  after it (ChGK: the day after the tour).
+- appeal window: for each appeal the rulebook lists in ``publication.final_after``, filing
+  closes ``file_within_days`` after the end of the round (an appeal decided on site closes with
+  the round). Final only once every window has closed and every verdict is in.
+- open appeal: an appeal filed and not yet decided. Podium does not record appeals yet (the
+  appeals desk comes with the ChGK appeals), so none can be open; the check stands here so
+  that final waits for verdicts as soon as appeals are recorded.
+- season: a stage summed from another's rounds (the ChGK season); it is final only when every
+  tour it sums is final.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import transaction
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from podium.engine.errors import InputError
+from podium.rules.schema import Appeal, ChgkSeasonStage, Stage
+from podium.web.models import Event, Publication, Result, Round, Signal
+from podium.web.selectors.clock import round_ended_at
+from podium.web.selectors.results import (
+    ITEM_FORMATS,
+    current_results,
+    labels_by_number,
+    publication_current,
+    publication_state,
+    serialize,
+    stage_rows,
+    standings_as_of,
+    unverified,
+)
+from podium.web.selectors.roles import is_organizer
+from podium.web.services.base import Refused, audit
+
+NEXT = {
+    Publication.State.DRAFT: {Publication.State.PRELIMINARY},
+    Publication.State.PRELIMINARY: {Publication.State.DRAFT, Publication.State.FINAL},
+}
+
+
+def published_stage(event: Event, key: str) -> Stage:
+    try:
+        return event.rulebook.stage(key)
+    except KeyError:
+        raise Refused(_("This event has no such stage."), field="stage") from None
+
+
+def round_day(event: Event, stage: Stage, round: int) -> dt.date:
+    """The local date of the round (see the vocabulary)."""
+    signal = (
+        Signal.objects.filter(event=event, stage=stage.key, round=round, kind=Signal.Kind.START)
+        .order_by("at")
+        .first()
+    )
+    calendar = Round.objects.filter(event=event, stage=stage.key, number=round).first()
+    moment = signal.at if signal else calendar.starts_at if calendar else event.starts_at
+    return moment.astimezone(event.zone).date()
+
+
+def preliminary_from(event: Event, stage: Stage, round: int) -> dt.date | None:
+    days = stage.publication.preliminary_after_days
+    return None if days is None else round_day(event, stage, round) + dt.timedelta(days=days)
+
+
+def _appeal(event: Event, key: str) -> Appeal:
+    return next(a for a in event.rulebook.appeals if a.key == key)
+
+
+def appeal_window_closes(event: Event, stage: Stage, round: int) -> dt.datetime | None:
+    """When the last appeal window of the round closes; ``None`` while the round has not ended
+    (or when no appeal delays final)."""
+    keys = stage.publication.final_after
+    if not keys:
+        return None
+    ended = round_ended_at(event, stage, round)
+    if ended is None:
+        return None
+    days = [_appeal(event, k).file_within_days or 0 for k in keys]
+    return ended + dt.timedelta(days=max(days))
+
+
+def open_appeals(event: Event, stage: Stage, round: int) -> list[Any]:
+    """Appeals filed on the round and not yet decided (none are recorded yet; see above)."""
+    return []
+
+
+def _final_refusal(event: Event, stage: Stage, round: int, now: dt.datetime) -> Refused | None:
+    """Why the round may not become final at ``now`` (``None``: it may)."""
+    clause = stage.publication.clause
+    if stage.publication.final_after:
+        ended = round_ended_at(event, stage, round)
+        if ended is None:
+            return Refused(
+                _("The round has not ended yet, so the appeal window has not begun."),
+                field="state",
+                clause=clause,
+            )
+        closes = appeal_window_closes(event, stage, round)
+        if closes is not None and now < closes:
+            return Refused(
+                _("Final only after the appeal window closes on %(when)s.")
+                % {"when": formats.date_format(closes.astimezone(event.zone), "DATETIME_FORMAT")},
+                field="state",
+                clause=clause,
+            )
+    if open_appeals(event, stage, round):
+        return Refused(_("Final only once every appeal is decided."), field="state", clause=clause)
+    if isinstance(stage, ChgkSeasonStage):
+        tour = event.rulebook.stage(stage.tour)
+        rounds = sorted(
+            set(Result.objects.filter(event=event, stage=tour.key).values_list("round", flat=True))
+        )
+        pending = [n for n in rounds if publication_state(event, tour.key, n) != "final"]
+        if pending:
+            return Refused(
+                _("The season is final only when every tour is; not yet: %(tours)s.")
+                % {"tours": ", ".join(str(n) for n in pending)},
+                field="state",
+            )
+        return None
+    if not current_results(event, stage.key, round, now):
+        return Refused(_("There are no results to publish as final."), field="state")
+    waiting = unverified(event, stage.key, round, now)
+    if waiting:
+        names = ", ".join(f"#{r.entry.number}" if r.entry_id else r.item for r in waiting)
+        return Refused(
+            _("Final only when every result is verified; not yet: %(numbers)s.")
+            % {"numbers": names},
+            field="state",
+            clause=stage.recording.clause,
+        )
+    return None
+
+
+def _frozen(event: Event, stage: Stage, round: int, now: dt.datetime) -> dict[str, Any]:
+    if not stage_rows(event, stage.key, round, now):
+        raise Refused(_("There are no results to publish as final."), field="state")
+    try:
+        standings = standings_as_of(event, stage.key, round, now)
+    except InputError as exc:
+        raise Refused("; ".join(str(p) for p in exc.problems), field="state") from None
+    frozen = {"as_of": now.isoformat(), "round": round, **serialize(standings)}
+    if stage.format in ITEM_FORMATS:
+        # Battles and questions name teams by label; the numbers tie them back to entries.
+        frozen["numbers"] = {label: n for n, label in labels_by_number(event, stage).items()}
+    return frozen
+
+
+def publication_set(
+    *,
+    event: Event,
+    stage: str,
+    state: str,
+    by: Any,
+    reason: str = "",
+    round: int = 1,
+    now: dt.datetime | None = None,
+) -> Publication:
+    """Moves a round draft → preliminary → final; final freezes the table as of ``now``.
+
+    After final every change needs a reason and starts a new version (the old one stays).
+    """
+    now = now or timezone.now()
+    reason = (reason or "").strip()
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        if not is_organizer(by, event):
+            raise Refused(_("Only an organizer of this event may publish results."))
+        the_stage = published_stage(event, stage)
+        if state not in Publication.State.values:
+            raise Refused(_("Unknown publication state."), field="state")
+        target = Publication.State(state)
+        current = publication_current(event, stage, round)
+        was = Publication.State(current.state) if current else Publication.State.DRAFT
+        version = current.version if current else 1
+        if was == Publication.State.FINAL:
+            if not reason:
+                raise Refused(
+                    _("These results are final: a change needs a recorded reason."),
+                    field="reason",
+                )
+            version += 1
+        elif target == was:
+            raise Refused(
+                _("The results are already %(state)s.") % {"state": target.label}, field="state"
+            )
+        elif target not in NEXT[was]:
+            raise Refused(
+                _("Results go from %(was)s to %(next)s, not to %(state)s.")
+                % {
+                    "was": was.label,
+                    "next": " / ".join(str(s.label) for s in sorted(NEXT[was])),
+                    "state": target.label,
+                },
+                field="state",
+            )
+        if target != Publication.State.DRAFT:
+            opens = preliminary_from(event, the_stage, round)
+            if opens is not None and now.astimezone(event.zone).date() < opens:
+                raise Refused(
+                    _("Results of this round are published from %(day)s.")
+                    % {"day": formats.date_format(opens, "DATE_FORMAT")},
+                    field="state",
+                    clause=the_stage.publication.clause,
+                )
+        table = None
+        if target == Publication.State.FINAL:
+            refusal = _final_refusal(event, the_stage, round, now)
+            if refusal is not None:
+                raise refusal
+            table = _frozen(event, the_stage, round, now)
+        publication = Publication.objects.create(
+            event=event, stage=stage, round=round, state=target, version=version, table=table,
+            changed_by=by, changed_at=now, reason=reason,
+        )  # fmt: skip
+        audit(
+            event=event, actor=by, action="publication.set", target=f"{stage} r{round} v{version}",
+            stage=stage, round=round, state=str(target), was=str(was), version=version,
+            reason=reason,
+        )  # fmt: skip
+    return publication

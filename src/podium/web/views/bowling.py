@@ -1,0 +1,4 @@
+"""(being written)"""
+
+app_name = "bowling"
+urlpatterns: list[object] = []
