@@ -95,3 +95,37 @@ def put_in_stage(db: None) -> Any:
             )  # fmt: skip
 
     return put
+
+
+@pytest.fixture
+def add_entry(db: None) -> Any:
+    """Adds a confirmed entry with one member per country given (``"CZ"``, ``"CZ/SK"``…)."""
+    from podium.web.models import Entry, EntryMember, Person
+
+    def add(event: Event, number: int, name: str, country: str = "CZ", **fields: Any) -> Entry:
+        fields.setdefault("status", Entry.Status.CONFIRMED)
+        fields.setdefault("category", event.rulebook.categories[0].key)
+        made = Entry.objects.create(event=event, number=number, name=name, **fields)
+        for i, code in enumerate(country.split("/")):
+            person = Person.objects.create(first_name=name, last_name=str(i), country=code)
+            EntryMember.objects.create(entry=made, person=person, captain=i == 0)
+        return made
+
+    return add
+
+
+@pytest.fixture
+def staff(make_user: Any) -> Any:
+    """Gives users roles in an event: ``staff(event, referee="rudolf", head="renata")``."""
+
+    def appoint(event: Event, **roles: str) -> dict[str, Any]:
+        kinds = {"organizer": "organizer", "head": "head-referee", "referee": "referee"}
+        users = {}
+        for key, username in roles.items():
+            kind = kinds[key.rstrip("0123456789")]
+            user = make_user(username)
+            EventRole.objects.create(event=event, user=user, role=kind)
+            users[key] = user
+        return users
+
+    return appoint

@@ -78,17 +78,20 @@ def start_signal(
     return starts[-1] if starts else None
 
 
-def round_ended_at(event: Event, stage: Stage, round: int = 1) -> dt.datetime | None:
-    """When the round ended (see the vocabulary); ``None`` while it runs or has no result."""
-    now = timezone.now()
-    every = list(clocks(event, stage, round).values())
+def round_ended_at(
+    event: Event, stage: Stage, round: int = 1, now: dt.datetime | None = None
+) -> dt.datetime | None:
+    """When the round ended by ``now`` (see the vocabulary); ``None`` while it runs or has no
+    result."""
+    now = now or timezone.now()
+    every = list(clocks(event, stage, round, now).values())
     started = [c for c in every if c.started_at is not None]
     if started:
         if len(started) < len(every) or any(c.state(now) != "ended" for c in started):
             return None
         return max(c.ends_at for c in started if c.ends_at is not None)
     newest: dt.datetime | None = Result.objects.filter(
-        event=event, stage=stage.key, round=round
+        event=event, stage=stage.key, round=round, recorded_at__lte=now
     ).aggregate(m=Max("recorded_at"))["m"]
     return newest
 

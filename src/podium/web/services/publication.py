@@ -76,13 +76,15 @@ def _appeal(event: Event, key: str) -> Appeal:
     return next(a for a in event.rulebook.appeals if a.key == key)
 
 
-def appeal_window_closes(event: Event, stage: Stage, round: int) -> dt.datetime | None:
+def appeal_window_closes(
+    event: Event, stage: Stage, round: int, now: dt.datetime | None = None
+) -> dt.datetime | None:
     """When the last appeal window of the round closes; ``None`` while the round has not ended
     (or when no appeal delays final)."""
     keys = stage.publication.final_after
     if not keys:
         return None
-    ended = round_ended_at(event, stage, round)
+    ended = round_ended_at(event, stage, round, now)
     if ended is None:
         return None
     days = [_appeal(event, k).file_within_days or 0 for k in keys]
@@ -98,14 +100,14 @@ def _final_refusal(event: Event, stage: Stage, round: int, now: dt.datetime) -> 
     """Why the round may not become final at ``now`` (``None``: it may)."""
     clause = stage.publication.clause
     if stage.publication.final_after:
-        ended = round_ended_at(event, stage, round)
+        ended = round_ended_at(event, stage, round, now)
         if ended is None:
             return Refused(
                 _("The round has not ended yet, so the appeal window has not begun."),
                 field="state",
                 clause=clause,
             )
-        closes = appeal_window_closes(event, stage, round)
+        closes = appeal_window_closes(event, stage, round, now)
         if closes is not None and now < closes:
             return Refused(
                 _("Final only after the appeal window closes on %(when)s.")

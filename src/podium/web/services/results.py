@@ -164,7 +164,7 @@ def _validate(
         line = 1
     else:
         labels = labels_by_number(event, stage)
-        others = [r for r in current_results(event, stage.key, round) if r.item != item]
+        others = [r for r in current_results(event, stage.key, round, now) if r.item != item]
         rows = [item_row(stage, r.item, r.cells, labels, n) for n, r in enumerate(others, 1)]
         line = len(rows) + 1
         rows.append(item_row(stage, item, cells, labels, line))

@@ -5,10 +5,13 @@ Vocabulary:
   a step the table does not allow (a second puzzle in progress, a switch without the first
   taken apart, a finish with nothing on the table) and the refusal is shown as it says.
 - finish: the referee has checked the puzzle on the table; the time is read off the team's
-  clock (whole seconds since the start) and the team's result is recorded — its first record,
-  or the next step of it — with every finished puzzle in the result's detail.
+  clock (whole seconds since the start). When it was the team's last puzzle, the team's result
+  is recorded, with every finished puzzle in the result's detail.
 - pieces at the limit: once the round has ended, the pieces counted on the puzzle in progress
-  complete the team's result.
+  make the result of a team that did not finish every puzzle.
+- result: a team's result is whole only when every puzzle is done or the limit is reached (the
+  ranking needs the pieces of an unfinished puzzle), so, like an individual's, it is recorded
+  then; until that, the table steps say how far the team has come.
 """
 
 from __future__ import annotations
@@ -77,7 +80,7 @@ def _save_result(
     now: dt.datetime,
 ) -> Result:
     current = next(
-        (r for r in current_results(event, stage.key, round) if r.entry_id == entry.pk), None
+        (r for r in current_results(event, stage.key, round, now) if r.entry_id == entry.pk), None
     )
     if current is None:
         return result_record(
@@ -138,7 +141,7 @@ def table_step(
             at_ms=at_ms, missing=missing, taken_apart=taken_apart, recorded_by=by,
             recorded_at=now, idempotency_key=key,
         )  # fmt: skip
-        if kind == TableStep.Kind.FINISH:
+        if kind == TableStep.Kind.FINISH and after.complete:
             _save_result(
                 event, the_stage, round, entry, after.cells(), _detail(after), by,
                 f"{key}:result", now,
