@@ -73,6 +73,23 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
+def new_context(browser: Any, live_server: Any) -> Iterator[Any]:
+    """Opens browser contexts on the live server and closes them all after the test, so that
+    no page keeps polling a server whose test is over."""
+    opened: list[Any] = []
+
+    def new(**options: Any) -> Any:
+        options.setdefault("locale", "en-GB")
+        context = browser.new_context(base_url=live_server.url, **options)
+        opened.append(context)
+        return context
+
+    yield new
+    for context in opened:
+        context.close()
+
+
+@pytest.fixture
 def page(browser: Any, live_server: Any) -> Iterator[Any]:
     context = browser.new_context(base_url=live_server.url, locale="en-GB")
     page = context.new_page()
@@ -129,3 +146,20 @@ def staff(make_user: Any) -> Any:
         return users
 
     return appoint
+
+
+@pytest.fixture
+def sign_in(live_server: Any) -> Any:
+    """Signs a user in to a Playwright browser context (the session cookie of a test login)."""
+    from django.conf import settings
+    from django.test import Client
+
+    def sign(context: Any, user: Any) -> None:
+        client = Client()
+        client.force_login(user)
+        cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+        context.add_cookies(
+            [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
+        )
+
+    return sign

@@ -1,31 +1,32 @@
-"""The referee console through its views: record each format, refusals on the field, idempotent
-resubmission, corrections with a reason, stale corrections, verification, and who may see it.
+"""The referee console through its views: the one-tap finish and the competitor's agreement,
+missing pieces, pieces at the limit with the group helper, the team table, typing a result by
+hand, corrections with a reason, stale corrections, the head referee's confirmation, my tables,
+and who may see it.
+
+Hand-worked (cz-jigsaw individual qualification, group A started 62 minutes before the tap):
+- Anna's tap → 1:02:0x; 2 missing pieces found at the check → 1:02:2x (+20 s); she agrees.
+- At the end of the round Bohdan has groups of 120, 45, 12, 3 and 2 pieces: the groups of at
+  least 3 count → 180 pieces.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
-from podium.web.models import Entry, EntryMember, EventRole, Person, Result, Verification
+from podium.engine.timing import format_clock, parse_clock
+from podium.web.models import Agreement, Result, Signal, TableStep, Verification
+from podium.web.services.clock import round_start
 from podium.web.services.results import result_correct, result_record
 
+QUALI = "individual-qualification"
 FINAL = "individual-final"
-PASSWORD = "correct horse battery"
-
-
-def entry(event: Any, number: int, name: str, country: str = "CZ", **fields: Any) -> Entry:
-    fields.setdefault("status", Entry.Status.CONFIRMED)
-    fields.setdefault("category", "individuals")
-    made = Entry.objects.create(event=event, number=number, name=name, **fields)
-    first, _, last = name.partition(" ")
-    person = Person.objects.create(first_name=first, last_name=last or first, country=country)
-    EntryMember.objects.create(entry=made, person=person, captain=True)
-    return made
 
 
 def client_for(user: Any) -> Client:
@@ -34,223 +35,268 @@ def client_for(user: Any) -> Client:
     return client
 
 
-def console_url(event: Any, stage: str = FINAL) -> str:
-    return reverse("results:console", kwargs={"slug": event.slug, "stage": stage})
+def round_url(event: Any, stage: str = QUALI, round: int = 1) -> str:
+    return reverse("results:round", kwargs={"slug": event.slug, "stage": stage, "round": round})
 
 
-def record_url(event: Any, entry: Entry, stage: str = FINAL) -> str:
+def action_url(event: Any, name: str, stage: str = QUALI, **kwargs: Any) -> str:
     return reverse(
-        "results:record", kwargs={"slug": event.slug, "stage": stage, "entry_id": entry.pk}
+        f"results:{name}", kwargs={"slug": event.slug, "stage": stage, "round": 1, **kwargs}
     )
 
 
-def form_data(client: Client, event: Any, entry: Entry, stage: str = FINAL) -> dict[str, str]:
-    """The hidden fields of the entry's form as the console renders it."""
-    html = client.get(console_url(event, stage)).content.decode()
-    prefix = f"e{entry.pk}-"
-    data = {}
-    for name in ("idempotency_key", "result"):
-        found = re.search(rf'name="{prefix}{name}"(?: value="([^"]*)")?', html)
-        assert found is not None, name
-        if found.group(1):
-            data[prefix + name] = found.group(1)
-    return data
+def hidden(html: str, name: str) -> str:
+    found = re.search(rf'name="{re.escape(name)}" value="([^"]*)"', html)
+    assert found is not None, name
+    return found.group(1)
 
 
-def post(client: Client, event: Any, entry: Entry, stage: str = FINAL, **cells: str) -> Any:
-    data = form_data(client, event, entry, stage)
-    data.update({f"e{entry.pk}-{k}": v for k, v in cells.items()})
-    return client.post(record_url(event, entry, stage), data, follow=True)
+def text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 
 @pytest.fixture
-def cz(make_user: Any, make_event: Any, put_in_stage: Any) -> Any:
-    org, ref1, ref2 = make_user("olga"), make_user("rudolf"), make_user("renata")
-    event = make_event("cz-jigsaw", organizer=org)
-    EventRole.objects.create(event=event, user=ref1, role=EventRole.Role.REFEREE)
-    EventRole.objects.create(event=event, user=ref2, role=EventRole.Role.HEAD_REFEREE)
-    anna, bohdan = entry(event, 1, "Anna Nová"), entry(event, 2, "Bohdan Malý")
-    put_in_stage(event, FINAL, anna, bohdan)
-    return event, ref1, ref2, anna, bohdan
+def cz(make_event: Any, staff: Any, add_entry: Any) -> Any:
+    event = make_event("cz-jigsaw")
+    people = staff(event, organizer="olga", head="renata", referee="rudolf")
+    anna = add_entry(event, 1, "Anna Nová", group="A")
+    bohdan = add_entry(event, 2, "Bohdan Malý", group="A")
+    return event, people, anna, bohdan
 
 
-def test_stage_list_and_console_show_the_format(cz: Any) -> None:
-    event, ref1, _ref2, anna, _bohdan = cz
-    client = client_for(ref1)
+def start(event: Any, by: Any, minutes_ago: float, stage: str = QUALI, group: str = "A") -> None:
+    now = timezone.now()
+    round_start(
+        event=event, stage=stage, group=group, by=by, now=now - dt.timedelta(minutes=minutes_ago)
+    )
+
+
+def test_the_index_and_a_round_before_the_start(cz: Any) -> None:
+    event, people, _anna, _bohdan = cz
+    client = client_for(people["referee"])
     index = client.get(reverse("results:index", kwargs={"slug": event.slug})).content.decode()
-    assert console_url(event) in index
-    assert console_url(event, "team") in index
-    html = client.get(console_url(event)).content.decode()
+    assert round_url(event) in index
+    assert round_url(event, "team") in index
+    redirect = client.get(reverse("results:console", kwargs={"slug": event.slug, "stage": QUALI}))
+    assert redirect["Location"] == round_url(event)
+    html = client.get(round_url(event)).content.decode()
     assert "#1 Anna Nová" in html
-    assert "#2 Bohdan Malý" in html
-    for name in ("time", "missing", "pieces", "idempotency_key"):
-        assert f'name="e{anna.pk}-{name}"' in html
-    assert "H:MM:SS" in html
-    found = client.get(console_url(event), {"q": "bohdan"}).content.decode()
-    assert "Bohdan Malý" in found
-    assert "Anna Nová" not in found
-    assert "Anna Nová" in client.get(console_url(event), {"q": "1"}).content.decode()
-    team = client.get(console_url(event, "team")).content.decode()
-    assert "No entry found." in team  # no confirmed team; individuals are not in that stage
-    assert "Results console" in client.get(f"/desk/{event.slug}/").content.decode()
+    assert "The round has not started." in text(html)
+    assert 'class="tap"' not in html  # nothing to tap before the start signal
+    assert "Start the clock" not in html  # a referee does not give the signals
+    head = client_for(people["head"]).get(round_url(event)).content.decode()
+    assert "Start the clock" in head
 
 
-def test_record_a_time(cz: Any) -> None:
-    event, ref1, _ref2, anna, _bohdan = cz
-    client = client_for(ref1)
-    response = post(client, event, anna, time="1:02:03", missing="1")
-    assert response.status_code == 200
+def test_the_head_referee_starts_the_clock_of_a_group(cz: Any) -> None:
+    event, people, _anna, _bohdan = cz
+    client = client_for(people["head"])
+    response = client.post(
+        action_url(event, "clock"), {"action": "start", "group": "A"}, follow=True
+    )
+    assert "A: the clock is running." in response.content.decode()
+    (signal,) = Signal.objects.all()
+    assert (signal.group, signal.kind, signal.given_by) == ("A", "start", people["head"])
+    html = client.get(round_url(event)).content.decode()
+    assert 'data-clock data-started="' in html
+    refused = client.post(
+        action_url(event, "clock"), {"action": "start", "group": "A"}, follow=True
+    )
+    assert "a restart needs a reason" in refused.content.decode()
+    assert Signal.objects.count() == 1
+
+
+def test_tap_finished_add_missing_pieces_then_the_competitor_agrees(cz: Any) -> None:
+    event, people, anna, _bohdan = cz
+    start(event, people["head"], 62)
+    client = client_for(people["referee"])
+    html = client.get(round_url(event)).content.decode()
+    key = hidden(html, f"e{anna.pk}-finish-idempotency_key")
+    tap = client.post(
+        action_url(event, "finish", entry_id=anna.pk), {f"e{anna.pk}-finish-idempotency_key": key}
+    )
+    assert tap.status_code == 302
+    assert tap["Location"].endswith(f"#entry-{anna.number}")
+    again = client.post(  # the phone lost the connection and sent the tap again
+        action_url(event, "finish", entry_id=anna.pk), {f"e{anna.pk}-finish-idempotency_key": key}
+    )
+    assert again.status_code == 302
+    (result,) = Result.objects.all()
+    assert re.fullmatch(r"1:02:0\d", result.cells["time"])
+    html = client.get(round_url(event)).content.decode()
+    assert "Competitor agrees: " + result.cells["time"] in html
+    missing = client.post(
+        action_url(event, "missing", result_id=result.pk),
+        {
+            f"e{anna.pk}-missing-idempotency_key": hidden(
+                html, f"e{anna.pk}-missing-idempotency_key"
+            ),
+            f"e{anna.pk}-missing-missing": "2",
+        },
+        follow=True,
+    )
+    assert "#1: 2 missing pieces added." in missing.content.decode()
+    current = Result.objects.get(corrects=result)
+    assert (current.kind, current.cells["missing"]) == ("progress", "2")
+    html = missing.content.decode()
+    penalised = format_clock(parse_clock(current.cells["time"]) + 20_000)
+    assert f"Competitor agrees: {penalised} (+20 s)" in html
+    agreed = client.post(action_url(event, "agree", result_id=current.pk), follow=True)
+    assert "#1 Anna Nová agreed" in agreed.content.decode()
+    assert Agreement.objects.get().result == current
+    after = agreed.content.decode()
+    assert "only the head referee may correct it" in after
+    assert "Competitor agrees" not in after
+
+
+def test_pieces_at_the_limit_add_up_the_groups_large_enough(cz: Any) -> None:
+    event, people, _anna, bohdan = cz
+    start(event, people["head"], 91)  # the 90 minutes have run out
+    client = client_for(people["referee"])
+    html = client.get(round_url(event)).content.decode()
+    assert "Not finished at the limit: count the pieces." in html
+    assert "počítají se pouze skupiny minimálně 3 dílků" in html
+    prefix = f"e{bohdan.pk}-pieces"
+    key = hidden(html, f"{prefix}-idempotency_key")
+    bad = client.post(
+        action_url(event, "pieces", entry_id=bohdan.pk),
+        {f"{prefix}-idempotency_key": key, f"{prefix}-groups": "120 forty"},
+    )
+    assert bad.status_code == 400
+    assert "“forty” is not the size of a group" in bad.content.decode()
+    done = client.post(
+        action_url(event, "pieces", entry_id=bohdan.pk),
+        {f"{prefix}-idempotency_key": key, f"{prefix}-groups": "120 45 12 3 2"},
+        follow=True,
+    )
+    assert "#2 Bohdan Malý recorded: pieces 180" in done.content.decode()
     result = Result.objects.get()
-    assert result.cells == {"time": "1:02:03", "missing": "1", "pieces": ""}
-    assert result.recorded_by == ref1
-    html = response.content.decode()
-    assert "#1 Anna Nová recorded: time 1:02:03, missing 1" in html
-    assert "not verified" in html
+    assert (result.cells["pieces"], result.detail["groups"]) == ("180", [120, 45, 12, 3, 2])
+    assert "180 pcs" in done.content.decode()
 
 
-def test_record_bowling_games(make_user: Any, make_event: Any) -> None:
-    org, ref = make_user("org"), make_user("ref")
-    event = make_event("cba-qualifier", organizer=org)
-    EventRole.objects.create(event=event, user=ref, role=EventRole.Role.REFEREE)
-    player = entry(event, 7, "Karel Koule", category="players", division="master-men")
-    client = client_for(ref)
-    html = client.get(console_url(event, "qualification")).content.decode()
-    for n in range(1, 7):
-        assert f'name="e{player.pk}-g{n}"' in html
-    games = {f"g{n}": str(150 + n) for n in range(1, 7)}
-    response = post(client, event, player, "qualification", **games)
-    assert response.status_code == 200, response.content.decode()
-    assert Result.objects.get().cells == games
-    assert "#7 Karel Koule recorded: g1 151" in response.content.decode()
+def test_the_team_table_on_the_console(make_event: Any, staff: Any, add_entry: Any) -> None:
+    event = make_event("cz-jigsaw")
+    people = staff(event, head="renata", referee="rudolf")
+    team = add_entry(event, 5, "Sovy", country="CZ/CZ/CZ", category="teams")
+    start(event, people["head"], 70, stage="team", group="")
+    client = client_for(people["referee"])
+    prefix = f"e{team.pk}-step"
+
+    def step(**data: str) -> Any:
+        html = client.get(round_url(event, "team")).content.decode()
+        form = {f"{prefix}-idempotency_key": hidden(html, f"{prefix}-idempotency_key")}
+        form.update({f"{prefix}-{k}": v for k, v in data.items()})
+        return client.post(action_url(event, "step", "team", entry_id=team.pk), form, follow=True)
+
+    assert "Start puzzle 1 (1000)" in client.get(round_url(event, "team")).content.decode()
+    on_table = step(kind="start", puzzle="0").content.decode()
+    assert "On the table: puzzle 1 (1000 pieces)" in on_table
+    assert "Switch to puzzle 2 (500)" in on_table
+    refused = step(kind="switch", puzzle="1")
+    assert refused.status_code == 400
+    assert "must be taken apart completely" in refused.content.decode()
+    step(kind="finish", missing="1")
+    html = client.get(round_url(event, "team")).content.decode()
+    assert re.search(r"Puzzle 1 \(1000\) finished at 1:10:0\d, 1 piece missing", text(html))
+    assert [s.kind for s in TableStep.objects.order_by("id")] == ["start", "finish"]
+    assert not Result.objects.exists()  # whole only once puzzle 2 is done or the time is up
 
 
-def test_record_a_chgk_mask(make_user: Any, make_event: Any) -> None:
-    org, ref = make_user("org"), make_user("ref")
-    event = make_event("deti-kolomny", organizer=org)
-    EventRole.objects.create(event=event, user=ref, role=EventRole.Role.REFEREE)
-    team = entry(event, 1, "Sovy", country="RU", category="teams")
-    client = client_for(ref)
-    html = client.get(console_url(event, "chgk-tour")).content.decode()
-    assert "15 characters: 1 right, 0 wrong, X void, ? unknown" in html
-    short = post(client, event, team, "chgk-tour", mask="1010")
-    assert short.status_code == 400
-    assert "mask" in short.content.decode()
-    assert not Result.objects.exists()
-    response = post(client, event, team, "chgk-tour", mask="10101010101010X")
-    assert response.status_code == 200
-    assert Result.objects.get().cells == {"questions": "", "mask": "10101010101010X"}
-    assert "recorded: mask 10101010101010X" in response.content.decode()
-
-
-def test_a_bad_time_is_refused_on_the_field_and_nothing_stored(cz: Any) -> None:
-    event, ref1, _ref2, anna, _bohdan = cz
-    response = post(client_for(ref1), event, anna, time="9:99")
+def test_a_bad_time_typed_by_hand_is_refused_on_the_field(cz: Any, put_in_stage: Any) -> None:
+    event, people, anna, _bohdan = cz
+    put_in_stage(event, FINAL, anna, source=QUALI)
+    client = client_for(people["referee"])
+    html = client.get(round_url(event, FINAL)).content.decode()
+    data = {
+        f"e{anna.pk}-idempotency_key": hidden(html, f"e{anna.pk}-idempotency_key"),
+        f"e{anna.pk}-time": "9:99",
+    }
+    response = client.post(action_url(event, "record", FINAL, entry_id=anna.pk), data)
     assert response.status_code == 400
-    html = response.content.decode()
-    assert "column time: &#x27;9:99&#x27; is not a time: write H:MM:SS or M:SS" in html
-    # the message sits in the time field's label, next to its input
-    label = re.search(r"<label>[^<]*Time<input[^>]*>.*?</label>", html, re.S)
+    page = response.content.decode()
+    assert "column time: &#x27;9:99&#x27; is not a time: write H:MM:SS or M:SS" in page
+    label = re.search(r"<label>[^<]*Time<input[^>]*>.*?</label>", page, re.S)
     assert label is not None
     assert "is not a time" in label.group(0)
     assert not Result.objects.exists()
-
-
-def test_the_same_form_resubmitted_records_once(cz: Any) -> None:
-    event, ref1, _ref2, anna, _bohdan = cz
-    client = client_for(ref1)
-    data = form_data(client, event, anna)
     data[f"e{anna.pk}-time"] = "1:10:00"
-    first = client.post(record_url(event, anna), data)
-    again = client.post(record_url(event, anna), data)  # the connection dropped; sent again
-    assert first.status_code == again.status_code == 302
+    client.post(action_url(event, "record", FINAL, entry_id=anna.pk), data)
+    client.post(action_url(event, "record", FINAL, entry_id=anna.pk), data)  # sent twice
     assert Result.objects.count() == 1
-    # two freshly rendered forms carry different keys
-    assert form_data(client, event, anna) != form_data(client, event, anna)
 
 
-def test_a_correction_needs_a_reason_and_corrects_the_current_result(cz: Any) -> None:
-    event, ref1, ref2, anna, _bohdan = cz
+def test_corrections_need_a_reason_and_a_stale_one_is_refused(cz: Any, put_in_stage: Any) -> None:
+    event, people, anna, _bohdan = cz
+    put_in_stage(event, FINAL, anna, source=QUALI)
     first = result_record(
-        event=event, stage=FINAL, entry=anna, cells={"time": "1:10:00"}, by=ref1,
+        event=event, stage=FINAL, entry=anna, cells={"time": "1:10:00"}, by=people["referee"],
         idempotency_key="a",
     )  # fmt: skip
-    client = client_for(ref2)
-    html = client.get(console_url(event)).content.decode()
-    assert f'name="e{anna.pk}-reason"' in html
-    assert ">Correct<" in html
-    assert form_data(client, event, anna)[f"e{anna.pk}-result"] == str(first.pk)
-    refused = post(client, event, anna, time="1:02:00")
-    assert refused.status_code == 400
-    assert "A correction needs a reason." in refused.content.decode()
-    assert Result.objects.count() == 1
-    done = post(client, event, anna, time="1:02:00", reason="misread the clock")
-    assert done.status_code == 200
-    correction = Result.objects.get(corrects=first)
-    assert (correction.cells["time"], correction.reason) == ("1:02:00", "misread the clock")
-    assert "#1 Anna Nová corrected to: time 1:02:00" in done.content.decode()
-
-
-def test_a_stale_correction_is_refused_with_both_values(cz: Any) -> None:
-    event, ref1, ref2, anna, _bohdan = cz
-    first = result_record(
-        event=event, stage=FINAL, entry=anna, cells={"time": "1:10:00"}, by=ref1,
-        idempotency_key="a",
+    client = client_for(people["head"])
+    html = client.get(round_url(event, FINAL)).content.decode()
+    data = {
+        f"e{anna.pk}-idempotency_key": hidden(html, f"e{anna.pk}-idempotency_key"),
+        f"e{anna.pk}-result": str(first.pk),
+        f"e{anna.pk}-time": "1:02:00",
+    }
+    url = action_url(event, "record", FINAL, entry_id=anna.pk)
+    assert "A correction needs a reason." in client.post(url, data).content.decode()
+    result_correct(  # meanwhile someone else corrects it
+        result=first, cells={"time": "1:01:00"}, by=people["organizer"], reason="r1",
+        idempotency_key="b",
     )  # fmt: skip
-    client = client_for(ref2)
-    data = form_data(client, event, anna)  # ref2 sees 1:10:00 …
-    result_correct(  # … while ref1 corrects it
-        result=first, cells={"time": "1:01:00"}, by=ref1, reason="r1", idempotency_key="b"
-    )
-    data.update({f"e{anna.pk}-time": "1:20:00", f"e{anna.pk}-reason": "r2"})
-    response = client.post(record_url(event, anna), data)
-    assert response.status_code == 400
-    html = response.content.decode()
-    assert "it is now “time 1:01:00”" in html
-    assert "you corrected “time 1:10:00”" in html
+    data[f"e{anna.pk}-reason"] = "misread the clock"
+    stale = client.post(url, data)
+    assert stale.status_code == 400
+    assert "it is now “time 1:01:00”" in stale.content.decode()
+    assert "you changed “time 1:10:00”" in stale.content.decode()
     assert Result.objects.count() == 2
 
 
-def test_verify_by_another_referee(cz: Any) -> None:
-    event, ref1, ref2, anna, _bohdan = cz
+def test_the_head_referee_confirms_what_a_referee_recorded(cz: Any, put_in_stage: Any) -> None:
+    event, people, anna, _bohdan = cz
+    put_in_stage(event, FINAL, anna, source=QUALI)
     result = result_record(
-        event=event, stage=FINAL, entry=anna, cells={"time": "1:10:00"}, by=ref1,
+        event=event, stage=FINAL, entry=anna, cells={"time": "1:10:00"}, by=people["referee"],
         idempotency_key="a",
     )  # fmt: skip
-    verify_url = reverse(
-        "results:verify", kwargs={"slug": event.slug, "stage": FINAL, "result_id": result.pk}
-    )
-    own = client_for(ref1)
-    assert verify_url not in own.get(console_url(event)).content.decode()
-    refused = own.post(verify_url, follow=True)
-    assert "cannot verify it" in refused.content.decode()
-    assert not Verification.objects.exists()
+    url = action_url(event, "confirm", FINAL, result_id=result.pk)
+    referee = client_for(people["referee"])
+    assert url not in referee.get(round_url(event, FINAL)).content.decode()
+    refused = referee.post(url, follow=True).content.decode()
+    assert "Only a head referee or an organizer of this event confirms results." in refused
+    head = client_for(people["head"])
+    assert url in head.get(round_url(event, FINAL)).content.decode()
+    html = head.post(url, follow=True).content.decode()
+    assert "#1 Anna Nová confirmed: time 1:10:00" in html
+    assert "confirmed by the head referee (renata)" in html
+    assert Verification.objects.get().verified_by == people["head"]
 
-    other = client_for(ref2)
-    assert verify_url in other.get(console_url(event)).content.decode()
-    response = other.post(verify_url, follow=True)
-    html = response.content.decode()
-    assert "#1 Anna Nová verified: time 1:10:00" in html
-    assert "verified by renata" in html
-    assert Verification.objects.get().verified_by == ref2
+
+def test_my_tables_show_just_the_tables_a_referee_watches(cz: Any) -> None:
+    event, people, _anna, _bohdan = cz
+    client = client_for(people["referee"])
+    client.post(action_url(event, "tables"), {"tables": "2-4"})
+    html = client.get(round_url(event)).content.decode()
+    assert "#2 Bohdan Malý" in html
+    assert "#1 Anna Nová" not in html
+    bad = client.post(action_url(event, "tables"), {"tables": "two"}, follow=True)
+    assert "Write table numbers as 1-10, 15." in bad.content.decode()
 
 
 def test_only_the_events_staff_see_the_console(cz: Any, make_user: Any, make_event: Any) -> None:
-    event, _ref1, _ref2, anna, _bohdan = cz
+    event, _people, anna, _bohdan = cz
     other_ref = make_user("otto")
     other = make_event("cz-jigsaw", slug="other")
-    EventRole.objects.create(event=other, user=other_ref, role=EventRole.Role.REFEREE)
+    other.roles.create(user=other_ref, role="referee")
     client = client_for(other_ref)
-    urls = [
-        reverse("results:index", kwargs={"slug": event.slug}),
-        console_url(event),
-    ]
-    for url in urls:
+    for url in (reverse("results:index", kwargs={"slug": event.slug}), round_url(event)):
         assert client.get(url).status_code == 404
-    assert client.post(record_url(event, anna), {}).status_code == 404
-    assert client.get(console_url(other, "no-such-stage")).status_code == 404
-    anonymous = Client()
-    for url in urls:
-        response = anonymous.get(url)
+        response = Client().get(url)
         assert response.status_code == 302
         assert "/accounts/login/" in response["Location"]
+    assert client.post(action_url(event, "finish", entry_id=anna.pk), {}).status_code == 404
+    assert client.get(round_url(other, "no-such-stage")).status_code == 404
+    assert client.get(round_url(other, QUALI, 2)).status_code == 404  # it sits once
     assert not Result.objects.exists()

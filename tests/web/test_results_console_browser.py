@@ -1,65 +1,88 @@
-"""The referee console in a real browser on a phone: a referee finds an entry, records its
-time, and sees it as the current result.
+"""The referee console in a real browser on a phone, while the public watches.
+
+A referee on a 390×844 phone taps "Finished" for Anna 30 minutes into group A, adds the one
+missing piece found at the check (+10 s) and hands the phone to Anna, who agrees. In a second
+browser the public standings page (published as preliminary) shows Anna's row within 5 s,
+without a reload, with the penalty explained in its "why"; then Bohdan's finish appears above
+or below hers by time.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from typing import Any
 
 import pytest
+from django.urls import reverse
+from django.utils import timezone
 
-from podium.web.models import Entry, EntryMember, EventRole, Person, Result
+from podium.web.models import Agreement, Result
+from podium.web.services.clock import round_start
+from podium.web.services.publication import publication_set
 
 PHONE = {"width": 390, "height": 844}
+QUALI = "individual-qualification"
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_referee_records_a_time_on_a_phone(page: Any, make_user: Any, make_event: Any) -> None:
-    olga, rudolf = make_user("olga"), make_user("rudolf")
-    event = make_event("cz-jigsaw", organizer=olga, title="Czech Jigsaw 2026")
-    EventRole.objects.create(event=event, user=rudolf, role=EventRole.Role.REFEREE)
-    for number, first, last in [(1, "Anna", "Nová"), (2, "Bohdan", "Malý")]:
-        entry = Entry.objects.create(
-            event=event,
-            category="individuals",
-            number=number,
-            name=f"{first} {last}",
-            status=Entry.Status.CONFIRMED,
-        )
-        person = Person.objects.create(first_name=first, last_name=last, country="CZ")
-        EntryMember.objects.create(entry=entry, person=person, captain=True)
+def test_a_referee_taps_finishes_on_a_phone_and_the_public_sees_them(
+    new_context: Any, make_event: Any, staff: Any, add_entry: Any, sign_in: Any
+) -> None:
+    event = make_event("cz-jigsaw", language="en", title="MČR 2026")
+    people = staff(event, organizer="olga", head="renata", referee="rudolf")
+    anna = add_entry(event, 1, "Anna Nová", group="A")
+    add_entry(event, 2, "Bohdan Malý", group="A")
+    round_start(
+        event=event, stage=QUALI, group="A", by=people["head"],
+        now=timezone.now() - dt.timedelta(minutes=30),
+    )  # fmt: skip
+    publication_set(event=event, stage=QUALI, state="preliminary", by=people["organizer"])
 
-    page.set_viewport_size(PHONE)
-    page.goto(f"/accounts/login/?next=/desk/{event.slug}/")
-    page.fill("input[name=username]", "rudolf")
-    page.fill("input[name=password]", "correct horse battery")
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"**/desk/{event.slug}/")
-    page.get_by_role("link", name="Results console").click()
-    page.wait_for_url(f"**/desk/{event.slug}/results/")
-    page.get_by_role("link", name="Individuals — final").click()
-    page.wait_for_url("**/results/individual-final/")
+    public = new_context().new_page()
+    public.goto(reverse("standings:stage", args=[event.slug, QUALI]))
+    public.evaluate("window.notReloaded = true")
+    assert public.locator("#row-A-1").count() == 0
 
-    page.fill("input[name=q]", "anna")
-    page.click("form.search button")
-    card = page.locator("#entry-1")
-    assert card.locator(".meta", has_text="No result yet.").count() == 1
-    card.get_by_label("Time").fill("1:02:03")
-    card.get_by_label("Missing pieces").fill("1")
-    record = card.get_by_role("button", name="Record")
-    box = record.bounding_box()
+    phone_context = new_context(viewport=PHONE)
+    sign_in(phone_context, people["referee"])
+    phone = phone_context.new_page()
+    phone.goto(reverse("results:round", args=[event.slug, QUALI, 1]))
+    assert re.fullmatch(r"0:3\d:\d\d", phone.locator(".clock-elapsed").first.inner_text())
+    card = phone.locator("#entry-1")
+    tap = card.get_by_role("button", name="Finished")
+    box = tap.bounding_box()
     assert box is not None
-    assert box["height"] >= 44  # a thumb-sized target
-    assert box["x"] >= 0
+    assert box["height"] >= 64  # a big thumb target
     assert box["x"] + box["width"] <= PHONE["width"]
-    record.click()
-    page.wait_for_selector("text=#1 Anna Nová recorded: time 1:02:03, missing 1")
-    assert page.locator("#entry-1 .current").inner_text() == "time 1:02:03, missing 1"
-    assert page.locator("#entry-1 .unverified-mark").inner_text() == "not verified"
-    assert page.locator("#entry-1").get_by_role("button", name="Correct").count() == 1
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"]  # nothing sticks out sideways
-    page.screenshot(path="/tmp/results-console-phone.png", full_page=True)
+    tap.click()
+    phone.wait_for_selector("text=#1 Anna Nová finished:")
+    time = Result.objects.get().cells["time"]
+    assert re.fullmatch(r"0:3\d:\d\d", time)
+    assert phone.locator("#entry-1 .score").inner_text() == time
+    card = phone.locator("#entry-1")
+    card.locator("form.missing").get_by_label("Missing pieces").fill("1")
+    card.get_by_role("button", name="Add missing pieces").click()
+    phone.wait_for_selector("text=#1: 1 missing piece added.")
+    agree = phone.locator("#entry-1").get_by_role("button", name=re.compile("Competitor agrees"))
+    assert "(+10 s)" in agree.inner_text()
+    agree.click()
+    phone.wait_for_selector("#entry-1 .mark-agreed")
+    assert Agreement.objects.get().result.cells["missing"] == "1"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    phone.screenshot(path="/tmp/podium-console-phone.png", full_page=True)
 
-    result = Result.objects.get()
-    assert (result.entry.number, result.cells["time"], result.recorded_by) == (1, "1:02:03", rudolf)
+    public.wait_for_selector("#row-A-1", timeout=5000)  # no reload: swapped in by the poll
+    assert public.evaluate("window.notReloaded") is True
+    public.locator("#row-A-1 summary").click()
+    why = public.locator("#row-A-1 details").inner_text()
+    assert "+ 1 missing piece × 10 s" in why
+    assert "unverified" in public.locator("#row-A-1").inner_text()
+
+    phone.locator("#entry-2").get_by_role("button", name="Finished").click()
+    phone.wait_for_selector("text=#2 Bohdan Malý finished:")
+    public.wait_for_selector("#row-A-2", timeout=5000)
+    names = public.locator("#standings tbody td.name").all_inner_texts()
+    assert sorted(names) == ["Anna Nová", "Bohdan Malý"]
+    public.screenshot(path="/tmp/podium-standings-public.png", full_page=True)
+    assert anna.results.count() == 2  # the finish and the missing pieces: append-only

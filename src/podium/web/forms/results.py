@@ -51,6 +51,10 @@ def _format_field(stage: Stage, column: str) -> forms.CharField:
         )
     if column == "questions":
         return _text(_("…or questions answered"), inputmode="numeric")
+    if column == "compensation":
+        return _text(_("Time compensated"), _("M:SS given back"), placeholder="M:SS")
+    if column == "compensation_reason":
+        return _text(_("Reason for the compensation"))
     if column.startswith("g") and column[1:].isdigit():
         return _text(_("Game %(n)s") % {"n": column[1:]}, inputmode="numeric")
     return _text(column)
@@ -86,3 +90,110 @@ class ResultForm(forms.Form):
 
     def format_fields(self) -> list[forms.BoundField]:
         return [self[c] for c in self.columns]
+
+
+def _key() -> forms.CharField:
+    return forms.CharField(widget=forms.HiddenInput, max_length=100)
+
+
+def _count(label: Any, **attrs: Any) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        required=False,
+        min_value=0,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "autocomplete": "off", **attrs}),
+    )
+
+
+class KeyedForm(forms.Form):
+    """A console form sent once: a fresh key per rendering, the same key when sent again."""
+
+    idempotency_key = _key()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {}).setdefault("idempotency_key", uuid.uuid4().hex)
+        super().__init__(*args, **kwargs)
+
+
+class FinishForm(KeyedForm):
+    """One tap "finished"; missing pieces and time given back may go with it."""
+
+    missing = _count(_("Missing pieces"), placeholder="0")
+    compensation = forms.CharField(
+        label=_("Time compensated"), required=False, max_length=12,
+        widget=forms.TextInput(attrs={"placeholder": "M:SS", "inputmode": "numeric"}),
+    )  # fmt: skip
+    compensation_reason = forms.CharField(
+        label=_("Reason for the compensation"), required=False, max_length=200
+    )
+
+
+class MissingForm(KeyedForm):
+    """Missing pieces found at the check, added to a recorded finish."""
+
+    missing = _count(_("Missing pieces"))
+
+    def clean_missing(self) -> int:
+        value = self.cleaned_data.get("missing")
+        if value is None:
+            raise forms.ValidationError(_("How many pieces are missing?"))
+        return int(value)
+
+
+class PiecesForm(KeyedForm):
+    """Pieces counted on an unfinished puzzle at the limit: the count, or the groups' sizes."""
+
+    pieces = _count(_("Pieces counted"))
+    groups = forms.CharField(
+        label=_("Sizes of the joined groups"),
+        help_text=_("e.g. 120 45 12 3 2 — Podium adds up the groups large enough"),
+        required=False,
+        max_length=2000,
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+    def clean_groups(self) -> list[int]:
+        text = self.cleaned_data.get("groups", "").replace(",", " ").replace("+", " ")
+        sizes = []
+        for part in text.split():
+            if not part.isdigit() or int(part) < 1:
+                raise forms.ValidationError(
+                    _("“%(part)s” is not the size of a group (a whole number of pieces).")
+                    % {"part": part}
+                )
+            sizes.append(int(part))
+        return sizes
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("pieces") is None and not data.get("groups"):
+            raise forms.ValidationError(_("Give the pieces counted, or the sizes of the groups."))
+        return data
+
+
+class StepForm(KeyedForm):
+    """One step at a team's table: a puzzle started, switched to, or finished."""
+
+    kind = forms.ChoiceField(
+        choices=[("start", "start"), ("switch", "switch"), ("finish", "finish")]
+    )
+    puzzle = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
+    taken_apart = forms.BooleanField(required=False)
+    missing = _count(_("Missing pieces"), placeholder="0")
+
+
+class ClockForm(forms.Form):
+    """The organizer's start or end signal for a group (empty: every group at once)."""
+
+    action = forms.ChoiceField(choices=[("start", "start"), ("end", "end")])
+    group = forms.CharField(required=False, max_length=20)
+    reason = forms.CharField(label=_("Reason"), required=False, max_length=500)
+
+
+class ChoiceOfTables(forms.Form):
+    """The tables (or entry numbers) a referee watches."""
+
+    tables = forms.CharField(
+        label=_("My tables"), required=False, max_length=200,
+        help_text=_("Numbers or ranges, e.g. 1-10, 15; empty shows everybody"),
+    )  # fmt: skip

@@ -1,4 +1,133 @@
-"""(being written)"""
+"""The head referee's checks: mismatches between two entries with both values, resolved with a
+reason; results waiting for confirmation, confirmed one by one or several at once.
+
+Head referees and organizers of the event only; anyone else gets 404.
+
+Vocabulary:
+- mismatch, confirmation: see ``podium.web.selectors.checks`` and ``services.checks``.
+- resolution: keep the first value, take the second, or type another one; the reason is kept
+  with the correction it may make.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from podium.web.models import Event, Result, SecondEntry
+from podium.web.selectors.checks import Mismatch, awaiting_second_entry, mismatches, to_confirm
+from podium.web.selectors.results import format_columns
+from podium.web.selectors.roles import is_head_referee
+from podium.web.services.base import Refused
+from podium.web.services.checks import mismatch_resolve, result_confirm
+from podium.web.services.results import shown, teams_of
+from podium.web.views.common import event_for, refusal_text
 
 app_name = "checks"
-urlpatterns: list[object] = []
+
+
+def _event(request: HttpRequest, slug: str) -> Event:
+    return event_for(request, slug, is_head_referee)
+
+
+def _marks(first: str, second: str, differ: tuple[int, ...]) -> list[list[tuple[str, bool]]]:
+    """Each mask as (mark, differs) pairs, so the page can point at the questions that differ."""
+    return [[(m, i in differ) for i, m in enumerate(mask, 1)] for mask in (first, second)]
+
+
+def _columns(event: Event, m: Mismatch) -> list[dict[str, Any]]:
+    """The columns either entry filled in, with both values (and the marks of a mask)."""
+    rows = []
+    for c in format_columns(m.stage, teams_of(event, m.stage)):
+        first, second = m.result.cells.get(c, ""), m.second.cells.get(c, "")
+        if not (first or second):
+            continue
+        row: dict[str, Any] = {"name": c, "first": first, "second": second}
+        if c == "mask":
+            row["marks"] = _marks(first, second, m.questions)
+        rows.append(row)
+    return rows
+
+
+@login_required
+def index(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    found = mismatches(event)
+    context = {
+        "event": event,
+        "mismatches": [
+            {
+                "item": m,
+                "first": shown(m.result.cells),
+                "second": shown(m.second.cells),
+                "columns": _columns(event, m),
+                "key": uuid.uuid4().hex,
+            }
+            for m in found
+        ],
+        "pending": to_confirm(event),
+        "awaiting": awaiting_second_entry(event),
+    }
+    return render(request, "podium/checks/index.html", context)
+
+
+@login_required
+@require_POST
+def resolve(request: HttpRequest, slug: str, second_id: int) -> HttpResponse:
+    event = _event(request, slug)
+    second = get_object_or_404(
+        SecondEntry.objects.select_related("result__entry"), pk=second_id, result__event=event
+    )
+    choice = request.POST.get("choice", "")
+    cells = None
+    if choice == "other":
+        stage = event.rulebook.stage(second.result.stage)
+        columns = format_columns(stage, teams_of(event, stage))
+        cells = {c: request.POST.get(f"cell-{c}", "") for c in columns}
+    try:
+        mismatch_resolve(
+            second_entry=second, choice=choice, cells=cells,  # type: ignore[arg-type]
+            reason=request.POST.get("reason", ""), by=request.user,
+            idempotency_key=request.POST.get("idempotency_key", ""),
+        )  # fmt: skip
+    except Refused as refusal:
+        messages.error(request, refusal_text(refusal))
+    else:
+        subject = second.result.entry or second.result.item
+        messages.success(request, _("%(subject)s: mismatch resolved.") % {"subject": subject})
+    return redirect("checks:index", slug=slug)
+
+
+@login_required
+@require_POST
+def confirm(request: HttpRequest, slug: str) -> HttpResponse:
+    """Confirms the results ticked on the page, one by one; each refusal is reported."""
+    event = _event(request, slug)
+    ids = [int(i) for i in request.POST.getlist("result") if i.isdigit()]
+    done = 0
+    for result in Result.objects.filter(event=event, pk__in=ids).select_related("entry"):
+        try:
+            result_confirm(result=result, by=request.user)
+        except Refused as refusal:
+            subject = result.entry or result.item
+            messages.error(request, f"{subject}: {refusal_text(refusal)}")
+        else:
+            done += 1
+    if done:
+        messages.success(request, _("%(n)d results confirmed.") % {"n": done})
+    return redirect("checks:index", slug=slug)
+
+
+urlpatterns = [
+    path("", index, name="index"),
+    path("resolve/<int:second_id>/", resolve, name="resolve"),
+    path("confirm/", confirm, name="confirm"),
+]

@@ -1,11 +1,14 @@
-"""The referee console for the single-result formats (phone first): pick a stage, find an entry,
-record its result, correct the current one with a reason, verify someone else's.
+"""The referee console (phone first): a stage's round, one card per entrant, and the actions on
+a recorded result — record or correct by hand, the competitor's agreement, missing pieces found
+at the check, the head referee's confirmation.
 
-Only the organizers and referees of the event; anyone else gets 404.
+Only the organizers and referees of the event; anyone else gets 404. The clock, the one-tap
+finish, pieces at the limit and the team table are in ``podium.web.views.timing``; what the
+pages share is in ``podium.web.views.console``. ChGK tours, bowling, Brainball and the superfinal
+have desks of their own, linked from the index.
 
 Vocabulary:
-- card: one confirmed entry of the stage's category with its current result, whether that is
-  verified, and the form to record or correct it.
+- card, phase, my tables: see ``podium.web.selectors.console``.
 - stale correction: see ``podium.web.services.results``; the form carries the id of the result
   the referee saw, so the service can refuse it with both values.
 """
@@ -13,201 +16,252 @@ Vocabulary:
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from podium.rules.schema import Stage
-from podium.web.forms.results import ResultForm
-from podium.web.models import Entry, Event, Result, Verification
-from podium.web.selectors.desk import search
-from podium.web.selectors.results import SINGLE_RESULT_FORMATS, current_results
-from podium.web.selectors.roles import is_staff
+from podium.web.forms.results import ChoiceOfTables, MissingForm, ResultForm
+from podium.web.models import Event
+from podium.web.selectors.console import counts, parse_numbers
+from podium.web.selectors.results import ENTRY_FORMATS, RECORDED_FORMATS
+from podium.web.selectors.roles import is_head_referee
+from podium.web.selectors.stages import has_calendar, round_numbers
 from podium.web.services.base import Refused
 from podium.web.services.checks import result_confirm
-from podium.web.services.results import result_correct, result_record, shown
-from podium.web.views.common import event_for, refusal_text
+from podium.web.services.results import (
+    result_agree,
+    result_correct,
+    result_progress,
+    result_record,
+    shown,
+)
+from podium.web.views import timing
+from podium.web.views.common import refusal_text
+from podium.web.views.console import (
+    back,
+    console_stage,
+    entry_of,
+    prefix_of,
+    refused,
+    render_console,
+    result_of,
+    staff_event,
+)
 
 app_name = "results"
 
+# Stages with a desk of their own: the index links there instead of to the console.
+DESKS = {
+    "chgk-tour": "chgk:grid",
+    "head-to-head": "battles:index",
+    "superfinal": "battles:superfinal",
+}
 
-def _event(request: HttpRequest, slug: str) -> Event:
-    return event_for(request, slug, is_staff)
 
-
-def _stage(event: Event, key: str) -> Stage:
+def _desk_url(event: Event, stage: Stage, round: int) -> str | None:
+    name = DESKS.get(stage.format)
+    if name is None:
+        return None
+    kwargs: dict[str, Any] = {"slug": event.slug, "stage": stage.key}
+    if has_calendar(stage):
+        kwargs["round"] = round
     try:
-        stage = event.rulebook.stage(key)
-    except KeyError:
-        raise Http404 from None
-    if stage.format not in SINGLE_RESULT_FORMATS:
-        raise Http404
-    return stage
-
-
-def _prefix(entry: Entry) -> str:
-    return f"e{entry.pk}"
-
-
-def _entries(event: Event, stage: Stage, query: str = "") -> Any:
-    entries = search(event, query).filter(status=Entry.Status.CONFIRMED)
-    if stage.category:
-        entries = entries.filter(category=stage.category)
-    return entries
-
-
-def _back(slug: str, stage: str, query: str = "", entry: Entry | None = None) -> str:
-    url = reverse("results:console", kwargs={"slug": slug, "stage": stage})
-    if query:
-        url += "?" + urlencode({"q": query})
-    return url + (f"#entry-{entry.number}" if entry else "")
+        return reverse(name, kwargs=kwargs)
+    except Exception:  # a desk not installed: the index lists the stage without a link
+        return None
 
 
 @login_required
 def index(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = staff_event(request, slug)
     stages = []
     for stage in event.rulebook.stages:
-        if stage.format not in SINGLE_RESULT_FORMATS:
+        if stage.format not in RECORDED_FORMATS:
             continue
-        results = current_results(event, stage.key)
-        checked = Verification.objects.filter(result__in=[r.pk for r in results]).count()
-        stages.append(
-            {
-                "stage": stage,
-                "entries": _entries(event, stage).count(),
-                "recorded": len(results),
-                "unverified": len(results) - checked,
-            }
-        )
-    return render(request, "podium/results/index.html", {"event": event, "stages": stages})
-
-
-def _console(
-    request: HttpRequest,
-    event: Event,
-    stage: Stage,
-    *,
-    bound: ResultForm | None = None,
-    bound_entry: Entry | None = None,
-    status: int = 200,
-) -> HttpResponse:
-    query = request.GET.get("q", "") if bound is None else request.POST.get("q", "")
-    results = {r.entry_id: r for r in current_results(event, stage.key)}
-    verified = {
-        v.result_id: v
-        for v in Verification.objects.filter(
-            result__in=[r.pk for r in results.values()]
-        ).select_related("verified_by")
-    }
-    cards = []
-    for entry in _entries(event, stage, query):
-        current = results.get(entry.pk)
-        if bound is not None and bound_entry is not None and bound_entry.pk == entry.pk:
-            form = bound
-        else:
-            form = ResultForm(stage, current=current, prefix=_prefix(entry))
-        cards.append(
-            {
-                "entry": entry,
-                "current": current,
-                "shown": shown(current.cells) if current else "",
-                "verification": verified.get(current.pk) if current else None,
-                "may_verify": current is not None
-                and current.pk not in verified
-                and current.recorded_by_id != request.user.pk,
-                "form": form,
-            }
-        )
-    context = {"event": event, "stage": stage, "query": query, "cards": cards}
-    return render(request, "podium/results/console.html", context, status=status)
+        for number in round_numbers(event, stage):
+            url = _desk_url(event, stage, number)
+            if url is None and stage.format in ENTRY_FORMATS:
+                url = reverse(
+                    "results:round", kwargs={"slug": slug, "stage": stage.key, "round": number}
+                )
+            stages.append(
+                {
+                    "stage": stage,
+                    "round": number if has_calendar(stage) else None,
+                    "url": url,
+                    **counts(event, stage, number),
+                }
+            )
+    context = {"event": event, "stages": stages, "head": is_head_referee(request.user, event)}
+    return render(request, "podium/results/index.html", context)
 
 
 @login_required
 def console(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
-    event = _event(request, slug)
-    return _console(request, event, _stage(event, stage))
+    event = staff_event(request, slug)
+    the_stage = console_stage(event, stage)
+    numbers = round_numbers(event, the_stage)
+    if not numbers:
+        raise Http404
+    return redirect("results:round", slug=slug, stage=stage, round=numbers[-1])
+
+
+@login_required
+def round_page(request: HttpRequest, slug: str, stage: str, round: int) -> HttpResponse:
+    event = staff_event(request, slug)
+    the_stage = console_stage(event, stage)
+    if round not in round_numbers(event, the_stage):
+        raise Http404
+    return render_console(request, event, the_stage, round)
 
 
 @login_required
 @require_POST
-def record(request: HttpRequest, slug: str, stage: str, entry_id: int) -> HttpResponse:
-    event = _event(request, slug)
-    the_stage = _stage(event, stage)
-    entry = get_object_or_404(event.entries, pk=entry_id)
-    form = ResultForm(the_stage, request.POST, prefix=_prefix(entry))
-    query = request.POST.get("q", "")
+def record(request: HttpRequest, slug: str, stage: str, round: int, entry_id: int) -> HttpResponse:
+    """Records a result typed in by hand, or corrects the current one with a reason."""
+    event = staff_event(request, slug)
+    the_stage = console_stage(event, stage)
+    entry = entry_of(event, entry_id)
+    form = ResultForm(the_stage, request.POST, prefix=prefix_of(entry))
     if not form.is_valid():
-        return _console(request, event, the_stage, bound=form, bound_entry=entry, status=400)
+        return refused(request, event, the_stage, round, entry, form)
     data = form.cleaned_data
     try:
         if data.get("result"):
-            seen = get_object_or_404(Result, pk=data["result"], event=event, entry=entry)
-            if seen.stage != stage:
+            seen = result_of(event, stage, round, data["result"])
+            if seen.entry_id != entry.pk:
                 raise Http404
             done = result_correct(
-                result=seen,
-                cells=form.cells(),
-                by=request.user,
-                reason=data.get("reason", ""),
+                result=seen, cells=form.cells(), by=request.user, reason=data.get("reason", ""),
                 idempotency_key=data["idempotency_key"],
-            )
+            )  # fmt: skip
         else:
             done = result_record(
-                event=event,
-                stage=stage,
-                entry=entry,
-                cells=form.cells(),
-                by=request.user,
-                idempotency_key=data["idempotency_key"],
-            )
-    except Refused as refused:
-        field = refused.field if refused.field in form.fields else None
-        form.add_error(field, refusal_text(refused))
-        return _console(request, event, the_stage, bound=form, bound_entry=entry, status=400)
+                event=event, stage=stage, entry=entry, round=round, cells=form.cells(),
+                by=request.user, idempotency_key=data["idempotency_key"],
+            )  # fmt: skip
+    except Refused as refusal:
+        return refused(request, event, the_stage, round, entry, form, refusal)
     values = {"number": entry.number, "name": entry.name, "cells": shown(done.cells)}
     if done.corrects_id:
-        text = _("#%(number)d %(name)s corrected to: %(cells)s") % values
+        messages.success(request, _("#%(number)d %(name)s corrected to: %(cells)s") % values)
     else:
-        text = _("#%(number)d %(name)s recorded: %(cells)s") % values
-    messages.success(request, text)
-    return redirect(_back(slug, stage, query, entry))
+        messages.success(request, _("#%(number)d %(name)s recorded: %(cells)s") % values)
+    return redirect(back(request, slug, stage, round, entry))
 
 
 @login_required
 @require_POST
-def verify(request: HttpRequest, slug: str, stage: str, result_id: int) -> HttpResponse:
-    event = _event(request, slug)
-    _stage(event, stage)
-    result = get_object_or_404(
-        Result.objects.select_related("entry"), pk=result_id, event=event, stage=stage
-    )
+def missing(
+    request: HttpRequest, slug: str, stage: str, round: int, result_id: int
+) -> HttpResponse:
+    """Adds the missing pieces found at the check to a recorded finish (a next step)."""
+    event = staff_event(request, slug)
+    the_stage = console_stage(event, stage)
+    result = result_of(event, stage, round, result_id)
+    form = MissingForm(request.POST, prefix=f"{prefix_of(result.entry)}-missing")
+    if not form.is_valid():
+        return refused(request, event, the_stage, round, result.entry, form)
     try:
-        result_confirm(result=result, by=request.user)
-    except Refused as refused:
-        messages.error(request, refusal_text(refused))
+        result_progress(
+            result=result, cells={**result.cells, "missing": str(form.cleaned_data["missing"])},
+            by=request.user, idempotency_key=form.cleaned_data["idempotency_key"],
+        )  # fmt: skip
+    except Refused as refusal:
+        return refused(request, event, the_stage, round, result.entry, form, refusal)
+    count = form.cleaned_data["missing"]
+    messages.success(
+        request,
+        ngettext(
+            "#%(number)d: %(missing)d missing piece added.",
+            "#%(number)d: %(missing)d missing pieces added.",
+            count,
+        )
+        % {"number": result.entry.number, "missing": count},
+    )
+    return redirect(back(request, slug, stage, round, result.entry))
+
+
+@login_required
+@require_POST
+def agree(request: HttpRequest, slug: str, stage: str, round: int, result_id: int) -> HttpResponse:
+    """The competitor agrees with the result shown on the referee's phone."""
+    event = staff_event(request, slug)
+    console_stage(event, stage)
+    result = result_of(event, stage, round, result_id)
+    try:
+        result_agree(result=result, by=request.user)
+    except Refused as refusal:
+        messages.error(request, refusal_text(refusal))
     else:
         messages.success(
             request,
-            _("#%(number)d %(name)s verified: %(cells)s")
+            _("#%(number)d %(name)s agreed: %(cells)s")
             % {
                 "number": result.entry.number,
                 "name": result.entry.name,
                 "cells": shown(result.cells),
             },
         )
-    return redirect(_back(slug, stage, request.POST.get("q", ""), result.entry))
+    return redirect(back(request, slug, stage, round, result.entry))
+
+
+@login_required
+@require_POST
+def confirm(
+    request: HttpRequest, slug: str, stage: str, round: int, result_id: int
+) -> HttpResponse:
+    """The head referee confirms a result: it is official."""
+    event = staff_event(request, slug)
+    console_stage(event, stage)
+    result = result_of(event, stage, round, result_id)
+    try:
+        result_confirm(result=result, by=request.user)
+    except Refused as refusal:
+        messages.error(request, refusal_text(refusal))
+    else:
+        messages.success(
+            request,
+            _("#%(number)d %(name)s confirmed: %(cells)s")
+            % {
+                "number": result.entry.number,
+                "name": result.entry.name,
+                "cells": shown(result.cells),
+            },
+        )
+    return redirect(back(request, slug, stage, round, result.entry))
+
+
+@login_required
+@require_POST
+def my_tables(request: HttpRequest, slug: str, stage: str, round: int) -> HttpResponse:
+    """Remembers which tables this referee watches (for this event, on this device)."""
+    event = staff_event(request, slug)
+    console_stage(event, stage)
+    form = ChoiceOfTables(request.POST)
+    text = form.data.get("tables", "").strip() if form.is_valid() else ""
+    if text and parse_numbers(text) is None:
+        messages.error(request, _("Write table numbers as 1-10, 15."))
+    else:
+        request.session[f"tables:{event.pk}"] = text
+    return redirect(back(request, slug, stage, round, None))
 
 
 urlpatterns = [
     path("", index, name="index"),
     path("<str:stage>/", console, name="console"),
-    path("<str:stage>/record/<int:entry_id>/", record, name="record"),
-    path("<str:stage>/verify/<int:result_id>/", verify, name="verify"),
+    path("<str:stage>/<int:round>/", round_page, name="round"),
+    path("<str:stage>/<int:round>/tables/", my_tables, name="tables"),
+    path("<str:stage>/<int:round>/record/<int:entry_id>/", record, name="record"),
+    path("<str:stage>/<int:round>/missing/<int:result_id>/", missing, name="missing"),
+    path("<str:stage>/<int:round>/agree/<int:result_id>/", agree, name="agree"),
+    path("<str:stage>/<int:round>/confirm/<int:result_id>/", confirm, name="confirm"),
+    *timing.urlpatterns,
 ]
