@@ -1,0 +1,99 @@
+"""The ChGK grid filled by keyboard only, in a real browser on a laptop screen.
+
+Hand-worked (deti-kolomny, 15 questions): the referee types Sovy 111111111100001 (11 taken),
+Ezhi 111111111 then Backspace (the 9th mark goes) and 0000000 (8 taken), Lisy 11111111?000000
+(8 taken, question 9 disputed), then goes back up to Sovy's question 15 and types 0: Sovy's
+total drops from 11 to 10. Saved with Enter: Sovy 1st → 12 points; Ezhi and Lisy share 2nd–3rd
+→ (10 + 8) / 2 = 9.000 each.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from podium.web.models import Entry, EntryMember, EventRole, Person, Result, Round
+from podium.web.selectors.results import current_results, standings_as_of
+
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+TOUR = "chgk-tour"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_chgk_grid_filled_by_keyboard_only(page: Any, make_user: Any, make_event: Any) -> None:
+    olga, irina = make_user("olga"), make_user("irina")
+    event = make_event("deti-kolomny", organizer=olga, title="Дети Коломны XV")
+    EventRole.objects.create(event=event, user=irina, role=EventRole.Role.REFEREE)
+    for number, name in [(1, "Sovy"), (2, "Ezhi"), (3, "Lisy")]:
+        entry = Entry.objects.create(
+            event=event, category="teams", number=number, name=name,
+            status=Entry.Status.CONFIRMED,
+        )  # fmt: skip
+        person = Person.objects.create(first_name=name, last_name="Captain", country="RU")
+        EntryMember.objects.create(entry=entry, person=person, captain=True)
+    Round.objects.create(
+        event=event, stage=TOUR, number=1, starts_at=dt.datetime(2026, 11, 5, 16, tzinfo=dt.UTC)
+    )
+    grid = f"/desk/{event.slug}/chgk/{TOUR}/1/"
+
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"/accounts/login/?next={grid}")
+    page.fill("input[name=username]", "irina")
+    page.fill("input[name=password]", "correct horse battery")
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"**{grid}")
+    assert page.locator("td[data-r]").count() == 45  # the script built 3 × 15 cells
+    assert page.locator("input.mask").first.is_hidden()
+
+    # Only the keyboard from here: Tab into the grid's first cell.
+    for _ in range(40):
+        if page.evaluate("document.activeElement.dataset.r === '0'"):
+            break
+        page.keyboard.press("Tab")
+    focused = page.evaluate("[document.activeElement.dataset.r, document.activeElement.dataset.q]")
+    assert focused == ["0", "0"]
+
+    def total(number: int) -> str:
+        return str(page.locator(f"#team-{number} [data-total]").inner_text())
+
+    page.keyboard.type("111111111100001")
+    assert total(1) == "11"
+    page.keyboard.type("111111111")
+    assert total(2) == "9"
+    page.keyboard.press("Backspace")  # on the empty 10th cell: clears the 9th
+    assert total(2) == "8"
+    page.keyboard.type("0000000")
+    page.keyboard.type("11111111?000000")
+    assert total(3) == "8"
+    per_question = page.locator("tfoot td.q").all_inner_texts()
+    assert per_question == ["3"] * 8 + ["1", "1", "0", "0", "0", "0", "1"]
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.type("0")  # Sovy's question 15: not taken after all
+    assert total(1) == "10"
+    assert page.locator("[data-grand]").inner_text() == "26"
+    page.screenshot(path="/tmp/podium-chgk-grid.png", full_page=True)
+
+    page.keyboard.press("Enter")
+    page.wait_for_selector("text=Sheet saved: 3 recorded, 0 corrected, 0 unchanged.")
+    stored = {r.entry.name: r.cells["mask"] for r in current_results(event, TOUR, 1)}
+    assert stored == {
+        "Sovy": "111111111100000", "Ezhi": "111111110000000", "Lisy": "11111111?000000",
+    }  # fmt: skip
+    assert {r.recorded_by for r in Result.objects.all()} == {irina}
+    points = {
+        r.entry.name: r.points for t in standings_as_of(event, TOUR, 1).tables for r in t.rows
+    }
+    assert points == {
+        "Sovy": Decimal("12.000"), "Ezhi": Decimal("9.000"), "Lisy": Decimal("9.000"),
+    }  # fmt: skip
+    # After saving, the grid shows the recorded marks again.
+    assert page.locator("#team-3 td[data-q='8']").inner_text() == "?"
+    page.set_viewport_size(PHONE)
+    # On a phone the grid scrolls sideways inside its frame; the page itself does not.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path="/tmp/podium-chgk-grid-phone.png", full_page=True)
