@@ -3,6 +3,9 @@
 Vocabulary:
 - game: one game's score, 0–300 (a ten-pin game; ``podium.engine.tenpin`` scores its rolls).
 - total: the pinfall of all games.
+- series in progress: the first games are recorded and the rest are still empty (a squad that
+  is still bowling, recorded block by block or game by game); it is ranked on the games so far.
+  An empty game before a recorded one is a gap, and refused.
 - outside-in tie-break: equal totals are compared on the highest game, then the lowest, then the
   next highest, the next lowest, and so on (ČBA §9 a–c); still equal after every game, the
   entrants share the place (our decision).
@@ -90,7 +93,9 @@ def _scorer(columns: Sequence[str], divisions: Divisions | None) -> ScoreRow:
         before = len(problems)
         games = [reader.count(row, c, maximum=MAX_GAME, what="game score") for c in columns]
         if None in games:  # only a row missing a game (or with a bad one) is looked at again
-            for column, game in zip(columns, games, strict=True):
+            filled = [n for n, c in enumerate(columns) if reader.text(row, c)]
+            bowled = filled[-1] + 1 if filled else len(columns)  # a series in progress ends here
+            for column, game in zip(columns[:bowled], games, strict=False):
                 if game is None and not reader.text(row, column):
                     problems.add(reader.where(row, column), "every game needs its score")
         table, note = _division(row, reader, competitor, divisions)
@@ -100,7 +105,10 @@ def _scorer(columns: Sequence[str], divisions: Divisions | None) -> ScoreRow:
         total = sum(scores)
         metrics: dict[str, int | None] = {"total": total, **outside_in(scores)}
         text = f"{total} ({max(scores)} high)"
-        notes = (note,) if note else ()
+        notes: tuple[Reason, ...] = (note,) if note else ()
+        if len(scores) < len(columns):
+            text += f" after {len(scores)} of {len(columns)} games"
+            notes += (Reason(None, f"Series in progress: {len(scores)} of {len(columns)} games"),)
         return Scored(metrics, text, notes, table)
 
     return score
