@@ -1,10 +1,28 @@
-"""Public live standings pages: content, who sees a draft, and the table fragment's ETag/304.
+"""Public live standings pages: content, who sees a draft, rounds, the frozen final table on the
+live page, the "→ next by quota" mark, and the table fragment's ETag/304 with its cache.
 
 Hand-worked (cz-jigsaw, individual qualification, group A; finishers by time, equal times share
 places; only CZ entrants take official places):
 - #3 Hans Meier (DE) 1:00:00, #2 Bohdan Malý 1:05:00, #1 Anna Nová and #4 Dana Zelená 1:10:00.
 - Overall positions 1, 2, 3–4, 3–4; official places —, 1, 2–3, 2–3. Everybody advances (the
   quotas are 50 Czech + 5 foreign per group); Hans is outside the competition.
+
+Hand-worked (deti-kolomny, ChGK; points 12, 10, 8, 7, 6 for places 1–5):
+- Tour 1 (preliminary): Alfa 14, Beta 12, Gamma 10, Delta 8, Epsilon 5 questions →
+  12, 10, 8, 7, 6 points.
+- Tour 2 (draft): Alfa 13, Beta 11, Delta 10, Gamma 9, Epsilon 3 → Alfa 12, Beta 10, Delta 8,
+  Gamma 7, Epsilon 6.
+- The public season sums tour 1 only: Alfa 12, Beta 10, Gamma 8, Delta 7, Epsilon 6 (places
+  1–5). Staff see both tours: Alfa 24, Beta 20, Gamma 15, Delta 15 (tied 3–4: a prize place,
+  so a play-off), Epsilon 12.
+
+Hand-worked (cba-qualifier, Master women advance 1–2): Eva 6 × 200 = 1200, Ivana 6 × 190 =
+1140, Jana 6 × 180 = 1080, Klára 6 × 170 = 1020. Eva and Ivana advance; Jana, the first below
+the cut, is "→ next by quota"; Klára is not.
+
+Hand-worked (cz-jigsaw, individual final): Bohdan 1:05:00 before Anna 1:10:00 in version 1;
+after a reopen Anna is corrected to 1:00:00, so version 2 lists Anna first and version 1 still
+lists Bohdan first.
 """
 
 from __future__ import annotations
@@ -15,14 +33,19 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from podium.web.models import Entry, EntryMember, EventRole, Person
+from podium.web.models import Entry, EntryMember, EventRole, Person, Round
+from podium.web.selectors.standings import version_tag
 from podium.web.services.checks import result_confirm as result_verify
+from podium.web.services.checks import second_entry_record
+from podium.web.services.clock import round_start
 from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
+from podium.web.services.results import result_correct, result_record
+from podium.web.views import standings as standings_views
 
 QUALI = "individual-qualification"
 
@@ -32,6 +55,12 @@ def _english_afterwards() -> Iterator[None]:
     """Pages activate their language in this thread; leave English for the tests that follow."""
     yield
     translation.activate("en")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """Rendered tables are cached by version tag; ids repeat between tests, so start empty."""
+    cache.clear()
 
 
 def at(h: int, m: int) -> dt.datetime:
@@ -95,6 +124,13 @@ def row_html(html: str, table: str, number: int) -> str:
 
 def cells(row: str) -> list[str]:
     return [text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+
+
+def cell(row: str, name: str) -> str:
+    """The text of the row's cell of class ``name`` (``marks``, ``score``…)."""
+    found = re.search(rf'<td class="{name}">(.*?)</td>', row, re.S)
+    assert found, f"no {name} cell"
+    return text(found.group(1))
 
 
 def test_stage_page_shows_places_marks_reasons_and_unverified(cz: Any) -> None:
@@ -221,3 +257,313 @@ def test_table_fragment_answers_304_until_something_changes(cz: Any) -> None:
     # staff and the public get different tags (a draft looks different to them)
     staff = staff_client(ref1).get(table_url(event))
     assert staff["ETag"] != verified["ETag"]
+
+
+# --- rounds: ChGK tours and the season summed from them -----------------------------------------
+
+TOUR, SEASON = "chgk-tour", "chgk-season"
+TEAMS = ("Alfa", "Beta", "Gamma", "Delta", "Epsilon")
+TOUR_QUESTIONS = {1: (14, 12, 10, 8, 5), 2: (13, 11, 9, 10, 3)}  # in team order
+
+
+def msk(day: int, h: int) -> dt.datetime:
+    return dt.datetime(2026, 11, day, h, 0, tzinfo=dt.UTC)
+
+
+@pytest.fixture
+def chgk(make_event: Any, staff: Any, add_entry: Any) -> Any:
+    """Two tours played and both verified; tour 1 and the season preliminary, tour 2 a draft."""
+    event = make_event("deti-kolomny", language="en")
+    people = staff(event, organizer="ilya", referee="roman", referee2="rita")
+    teams = [add_entry(event, n, name, "RU", category="teams") for n, name in enumerate(TEAMS, 1)]
+    for number, day in ((1, 1), (2, 8)):
+        Round.objects.create(event=event, stage=TOUR, number=number, starts_at=msk(day, 16))
+        for team, taken in zip(teams, TOUR_QUESTIONS[number], strict=True):
+            first = result_record(
+                event=event, stage=TOUR, round=number, entry=team,
+                cells={"questions": str(taken)}, by=people["referee"],
+                idempotency_key=f"t{number}-{team.number}", now=msk(day, 18),
+            )  # fmt: skip
+            second_entry_record(
+                result=first, cells={"questions": str(taken)}, by=people["referee2"],
+                idempotency_key=f"s{number}-{team.number}", now=msk(day, 18),
+            )  # fmt: skip
+    org = people["organizer"]
+    publication_set(event=event, stage=TOUR, round=1, state="preliminary", by=org)
+    publication_set(event=event, stage=SEASON, state="preliminary", by=org)
+    return event, people
+
+
+def round_url(event: Any, stage: str, number: int) -> str:
+    return reverse("standings:round", args=[event.slug, stage, number])
+
+
+def season_rows(html: str) -> list[tuple[str, str, str]]:
+    """(official place, name, score) of every season row, in order."""
+    rows = re.findall(r'<tr id="row-all-\d+".*?</tr>', html, re.S)
+    return [(c[0], c[3], c[4]) for c in (cells(r) for r in rows)]
+
+
+def test_a_draft_tour_stays_hidden_from_the_public(chgk: Any) -> None:
+    event, people = chgk
+    public, referee = Client(), staff_client(people["referee"])
+
+    tour2 = public.get(round_url(event, TOUR, 2)).content.decode()
+    assert "These results are not published yet." in tour2
+    assert "Alfa" not in tour2
+    assert "13 q" not in text(tour2)
+    staff_tour2 = referee.get(round_url(event, TOUR, 2)).content.decode()
+    assert cells(row_html(staff_tour2, "all", 1))[:5] == ["1.", "1.", "1", "Alfa", "13 q"]
+    assert "draft" in text(staff_tour2)
+
+    # the stage page opens on the newest round the visitor may see, with links to every round
+    opened = public.get(stage_url(event, TOUR)).content.decode()
+    assert cells(row_html(opened, "all", 1))[4] == "14 q"  # tour 1
+    assert f'href="{round_url(event, TOUR, 1)}"' in opened
+    assert f'href="{round_url(event, TOUR, 2)}"' in opened
+    assert "not published yet" in opened  # tour 2's state
+    assert reverse("standings:round-table", args=[event.slug, TOUR, 1]) in opened
+    staff_opened = referee.get(stage_url(event, TOUR)).content.decode()
+    assert cells(row_html(staff_opened, "all", 1))[4] == "13 q"  # staff: the newest, tour 2
+
+    # the season: the public sums the public tour only, staff every tour
+    season = public.get(stage_url(event, SEASON)).content.decode()
+    assert [(p, n) for p, n, _ in season_rows(season)] == [
+        ("1.", "Alfa"), ("2.", "Beta"), ("3.", "Gamma"), ("4.", "Delta"), ("5.", "Epsilon"),
+    ]  # fmt: skip
+    assert season_rows(season)[0][2].startswith("12.000")
+    assert "play-off" not in text(season)
+    assert "only staff sees them" not in season
+    staff_season = referee.get(stage_url(event, SEASON)).content.decode()
+    assert [(p, n) for p, n, _ in season_rows(staff_season)] == [
+        ("1.", "Alfa"),
+        ("2.", "Beta"),
+        ("3–4.", "Delta"),
+        ("3–4.", "Gamma"),
+        ("5.", "Epsilon"),
+    ]  # fmt: skip (a tie is listed by name)
+    assert season_rows(staff_season)[0][2].startswith("24.000")
+    assert "Includes tours still in draft (only staff sees them): 2" in text(staff_season)
+    assert "play-off" in cell(row_html(staff_season, "all", 3), "marks")
+
+    # the stages list shows each tour with its state
+    listing = public.get(reverse("standings:stages", args=[event.slug])).content.decode()
+    tours = re.search(r'<li id="stage-chgk-tour">.*?</ul>', listing, re.S)
+    assert tours
+    assert f'href="{round_url(event, TOUR, 1)}"' in tours.group(0)
+    assert f'href="{round_url(event, TOUR, 2)}"' not in tours.group(0)
+    assert "preliminary" in text(tours.group(0))
+    assert "not published yet" in text(tours.group(0))
+    # publishing tour 2 brings it into the public season
+    publication_set(event=event, stage=TOUR, round=2, state="preliminary", by=people["organizer"])
+    season = public.get(stage_url(event, SEASON)).content.decode()
+    assert season_rows(season)[2][0] == "3–4."
+
+
+def test_rounds_that_do_not_exist_are_404(chgk: Any, cz: Any) -> None:
+    event, _people = chgk
+    assert Client().get(round_url(event, TOUR, 3)).status_code == 404
+    assert (
+        Client().get(reverse("standings:round-table", args=[event.slug, TOUR, 3])).status_code
+        == 404
+    )
+    cz_event = cz[0]
+    assert Client().get(round_url(cz_event, QUALI, 2)).status_code == 404
+    assert Client().get(round_url(cz_event, QUALI, 1)).status_code == 200
+
+
+# --- the frozen final table on the live page ------------------------------------------------------
+
+FINAL = "individual-final"
+
+
+def test_the_live_page_shows_the_frozen_final_table_and_keeps_old_versions(
+    cz: Any, put_in_stage: Any
+) -> None:
+    event, org, ref1, ref2 = cz
+    anna, bohdan = entry(event, 1, "Anna Nová"), entry(event, 2, "Bohdan Malý")
+    put_in_stage(event, FINAL, anna, bohdan)
+    a = result_record(
+        event=event, stage=FINAL, entry=anna, cells={"time": "1:10:00"}, by=ref1,
+        idempotency_key="a",
+    )  # fmt: skip
+    b = result_record(
+        event=event, stage=FINAL, entry=bohdan, cells={"time": "1:05:00"}, by=ref1,
+        idempotency_key="b",
+    )  # fmt: skip
+    result_verify(result=a, by=ref2)
+    result_verify(result=b, by=ref2)
+    publication_set(event=event, stage=FINAL, state="preliminary", by=org)
+    publication_set(event=event, stage=FINAL, state="final", by=org)
+    # a later change of an entry's name shows that the page reads the frozen table
+    Entry.objects.filter(pk=bohdan.pk).update(name="Bohdan Renamed")
+
+    html = Client().get(stage_url(event, FINAL)).content.decode()
+    assert re.search(r"final\s*</span>\s*<span class=\"frozen\">version 1, as of ", html)
+    order = [int(n) for n in re.findall(r'<tr id="row-all-(\d+)"', html)]
+    assert order == [2, 1]
+    assert cells(row_html(html, "all", 2))[:5] == ["1.", "1.", "2", "Bohdan Malý", "1:05:00"]
+    assert "Bohdan Renamed" not in html
+    assert "First: finished, time 1:05:00" in row_html(html, "all", 2)  # its "why"
+    version1 = reverse("standings:version", args=[event.slug, FINAL, 1, 1])
+    assert f'href="{version1}"' in html
+
+    # reopened with a reason: the live table again (preliminary), version 1 still reachable
+    publication_set(event=event, stage=FINAL, state="preliminary", by=org, reason="appeal won")
+    current = result_correct(
+        result=a, cells={"time": "1:00:00"}, by=ref1, reason="clock misread",
+        idempotency_key="fix",
+    )  # fmt: skip
+    html = Client().get(stage_url(event, FINAL)).content.decode()
+    assert "preliminary" in text(html)
+    assert "frozen" not in html
+    assert [int(n) for n in re.findall(r'<tr id="row-all-(\d+)"', html)] == [1, 2]
+    assert "Bohdan Renamed" in html
+    assert "unverified" in cell(row_html(html, "all", 1), "marks")
+    assert f'href="{version1}"' in html
+    old = Client().get(version1).content.decode()
+    assert [int(n) for n in re.findall(r'<tr id="row-all-(\d+)"', old)] == [2, 1]
+    assert "1:10:00" in cells(row_html(old, "all", 1))[4]
+
+    result_verify(result=current, by=ref2)
+    publication_set(event=event, stage=FINAL, state="final", by=org, reason="corrected")
+    html = Client().get(stage_url(event, FINAL)).content.decode()
+    assert "version 2, as of" in html
+    assert [int(n) for n in re.findall(r'<tr id="row-all-(\d+)"', html)] == [1, 2]
+    assert f'href="{version1}"' in html
+    assert f'href="{reverse("standings:version", args=[event.slug, FINAL, 1, 2])}"' in html
+    assert Client().get(version1).status_code == 200
+    missing = reverse("standings:version", args=[event.slug, FINAL, 1, 3])
+    assert Client().get(missing).status_code == 404
+
+
+# --- "→ next by quota" ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def bowling(make_event: Any, staff: Any, add_entry: Any) -> Any:
+    event = make_event("cba-qualifier", language="en")
+    people = staff(event, organizer="olga", referee="rudolf", head="hana")
+    games = (("Eva", 200), ("Ivana", 190), ("Jana", 180), ("Klára", 170))
+    for number, (name, pins) in enumerate(games, 1):
+        player = add_entry(event, number, name, "CZ")
+        Person.objects.filter(memberships__entry=player).update(
+            gender="F", ladder_average=180, birth_date=dt.date(1980, 1, 1)
+        )
+        done = result_record(
+            event=event, stage="qualification", entry=player,
+            cells={f"g{i}": str(pins) for i in range(1, 7)}, by=people["referee"],
+            idempotency_key=f"g{number}", now=dt.datetime(2026, 11, 1, 10, number, tzinfo=dt.UTC),
+        )  # fmt: skip
+        result_verify(result=done, by=people["head"])
+    publication_set(event=event, stage="qualification", state="preliminary", by=people["organizer"])
+    return event, people
+
+
+def marks(html: str, number: int) -> str:
+    return cell(row_html(html, "master-women", number), "marks")
+
+
+def test_the_first_below_the_cut_is_next_by_quota(bowling: Any) -> None:
+    event, people = bowling
+    html = Client().get(stage_url(event, "qualification")).content.decode()
+    assert [c[:5] for c in (cells(row_html(html, "master-women", n)) for n in (1, 3))] == [
+        ["1.", "1.", "1", "Eva", "1200 (200 high)"],
+        ["3.", "3.", "3", "Jana", "1080 (180 high)"],
+    ]
+    assert "✓ advances" in marks(html, 1)
+    assert "✓ advances" in marks(html, 2)
+    assert "→ next by quota" in marks(html, 3)
+    assert "✓ advances" not in marks(html, 3)
+    assert "→ next" not in marks(html, 4)
+    assert "→ next" not in marks(html, 2)
+    assert "Does not advance: 3rd for Master women" in row_html(html, "master-women", 3)
+
+    # the frozen final table carries the same marks
+    publication_set(event=event, stage="qualification", state="final", by=people["organizer"])
+    html = Client().get(stage_url(event, "qualification")).content.decode()
+    assert "version 1, as of" in html
+    assert "→ next by quota" in marks(html, 3)
+    assert "→ next" not in marks(html, 4)
+    assert "✓ advances" in marks(html, 2)
+
+
+# --- the version tag: clocks, advancements, and the cache -----------------------------------------
+
+
+def test_a_clock_start_changes_the_tag_and_shows_the_clock(cz: Any) -> None:
+    event, org, ref1, _ref2 = cz
+    record(event, entry(event, 1, "Anna Nová"), "1:10:00", ref1, 0)
+    publication_set(event=event, stage=QUALI, state="preliminary", by=org)
+    client = Client()
+    first = client.get(table_url(event))
+    assert first.status_code == 200
+    assert "data-clock" not in first.content.decode()  # no clock has started
+    etag = first["ETag"]
+    assert client.get(table_url(event), headers={"If-None-Match": etag}).status_code == 304
+
+    round_start(event=event, stage=QUALI, group="B", by=org)
+    started = client.get(table_url(event), headers={"If-None-Match": etag})
+    assert started.status_code == 200
+    assert started["ETag"] != etag
+    html = started.content.decode()
+    assert html.count("data-clock") == 2  # both groups' clocks, B running
+    assert "clock-running" in html
+    assert (
+        client.get(table_url(event), headers={"If-None-Match": started["ETag"]}).status_code == 304
+    )
+    # the stage page shows the clocks too
+    assert "data-clock" in client.get(stage_url(event)).content.decode()
+
+
+def test_an_advancement_into_the_stage_changes_its_tag(cz: Any, put_in_stage: Any) -> None:
+    event, _org, _ref1, _ref2 = cz
+    final = event.rulebook.stage(FINAL)
+    before = version_tag(event, final, 1, False)
+    assert version_tag(event, final, 1, False) == before  # read from the database, stable
+    put_in_stage(event, FINAL, entry(event, 1, "Anna Nová"))
+    assert version_tag(event, final, 1, False) != before
+
+
+def test_a_changed_table_is_rendered_once_for_many_viewers(cz: Any, monkeypatch: Any) -> None:
+    event, org, ref1, _ref2 = cz
+    record(event, entry(event, 1, "Anna Nová"), "1:10:00", ref1, 0)
+    publication_set(event=event, stage=QUALI, state="preliminary", by=org)
+    computed: list[int] = []
+    real = standings_views.round_tables
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        computed.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(standings_views, "round_tables", counting)
+    pages = [Client().get(table_url(event)).content.decode() for _ in range(3)]
+    assert len(computed) == 1
+    assert all("Anna Nová" in page for page in pages)
+    record(event, entry(event, 2, "Bohdan Malý"), "1:05:00", ref1, 1)
+    pages = [Client().get(table_url(event)).content.decode() for _ in range(3)]
+    assert len(computed) == 2
+    assert all("Bohdan Malý" in page for page in pages)
+
+
+# --- battles: teams named by label, shown with their entry numbers --------------------------------
+
+
+def test_brainball_rows_show_entry_numbers(make_event: Any, staff: Any, add_entry: Any) -> None:
+    from podium.web.selectors.results import battle_item
+
+    event = make_event("deti-kolomny", language="en")
+    people = staff(event, organizer="ilya", referee="roman")
+    add_entry(event, 7, "Alfa", "RU", category="teams")
+    add_entry(event, 9, "Beta", "RU", category="teams")
+    result_record(
+        event=event, stage="brainball", item=battle_item(1, 7, 9),
+        cells={"round": "1", "team1": "7", "team2": "9", "score1": "4", "score2": "2"},
+        by=people["referee"], idempotency_key="b1",
+    )  # fmt: skip
+    publication_set(event=event, stage="brainball", state="preliminary", by=people["organizer"])
+    html = Client().get(stage_url(event, "brainball")).content.decode()
+    alfa = cells(row_html(html, "all", 7))
+    assert alfa[:4] == ["1.", "1.", "7", "Alfa"]
+    assert "unverified" in cell(row_html(html, "all", 7), "marks")  # its battle: unverified
+    assert cells(row_html(html, "all", 9))[:4] == ["2.", "2.", "9", "Beta"]

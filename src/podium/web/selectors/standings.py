@@ -1,0 +1,266 @@
+"""What a standings page shows of a round: who may see it, its rows (live or frozen) in one
+shape, and the tag that tells whether anything changed.
+
+Vocabulary:
+- visible: the event's staff see every round; anyone else only a round published preliminary
+  or final, never a draft.
+- shown round: the round a stage page opens on — round 1, or for a stage on the calendar (ChGK
+  tours) the newest round the visitor may see.
+- season tours: the tours a season table sums for the visitor — the public ones for the public,
+  every tour for staff (the draft ones among them are named, so staff know).
+- page row: one row as the shared table template shows it — the engine's row document
+  (``podium.engine.document``) plus ``number`` (the entry number; battles and superfinals name
+  teams by label), ``next`` (the quota it is next for, or "") and ``unverified``.
+- next by quota: the entrants in the first place below the cut of an advancement pool. Live,
+  the engine's decision says so; for a frozen table the pool is replayed over the row data.
+- version tag: the ETag of a round's table for one kind of visitor: the newest result,
+  verification, publication, clock signal and advancement of the round (a season: of its tours
+  too), who asks (staff or not) and the language. Read from the database, so every app process
+  computes the same tag.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from itertools import groupby
+from typing import Any
+
+from django.db.models import Max, Q
+from django.utils import translation
+from django.utils.dateparse import parse_datetime
+
+from podium.engine.advancement import Decision
+from podium.engine.document import row_data
+from podium.engine.errors import InputError
+from podium.engine.standings import Table
+from podium.rules.schema import ChgkSeasonStage, Pool, Stage
+from podium.web.models import Advancement, Event, Publication, Result, Signal, Verification
+from podium.web.selectors.results import (
+    ITEM_FORMATS,
+    final_versions,
+    labels_by_number,
+    publication_state,
+    standings_as_of,
+    unverified,
+)
+from podium.web.selectors.stages import has_calendar, rounds_of
+
+PUBLIC_STATES = (Publication.State.PRELIMINARY, Publication.State.FINAL)
+
+
+def visible(state: str, staff: bool) -> bool:
+    return staff or state in PUBLIC_STATES
+
+
+@dataclass(frozen=True)
+class RoundView:
+    number: int
+    title: str
+    state: str
+    visible: bool
+
+    @property
+    def state_label(self) -> str:
+        return str(Publication.State(self.state).label)
+
+
+def stage_rounds(event: Event, stage: Stage, staff: bool) -> list[RoundView]:
+    """The rounds of the stage with their states (a stage off the calendar: round 1)."""
+    if has_calendar(stage):
+        made = [(r.number, r.title) for r in rounds_of(event, stage)]
+    else:
+        made = [(1, "")]
+    views = []
+    for number, title in made:
+        state = publication_state(event, stage.key, number)
+        views.append(RoundView(number, title, state, visible(state, staff)))
+    return views
+
+
+def shown_round(stage: Stage, rounds: list[RoundView]) -> int | None:
+    """The round a stage page opens on (``None``: a calendar stage with no round yet)."""
+    if not has_calendar(stage):
+        return 1
+    seen = [r.number for r in rounds if r.visible]
+    return seen[-1] if seen else (rounds[-1].number if rounds else None)
+
+
+def season_tours(event: Event, stage: ChgkSeasonStage, staff: bool) -> tuple[list[int], list[int]]:
+    """The tours the season sums for the visitor, and the draft ones among them."""
+    played = set(
+        Result.objects.filter(event=event, stage=stage.tour).values_list("round", flat=True)
+    )
+    states = {n: publication_state(event, stage.tour, n) for n in sorted(played)}
+    tours = [n for n, state in states.items() if visible(state, staff)]
+    return tours, [n for n in tours if states[n] not in PUBLIC_STATES]
+
+
+@dataclass(frozen=True)
+class RoundTables:
+    """What a visitor sees of a round: its state, and its tables if visible."""
+
+    state: str
+    visible: bool
+    tables: list[dict[str, Any]] = field(default_factory=list)
+    frozen: Publication | None = None  # the final version shown
+    versions: list[Publication] = field(default_factory=list)
+    draft_tours: list[int] = field(default_factory=list)
+
+    @property
+    def state_label(self) -> str:
+        return str(Publication.State(self.state).label)
+
+    @property
+    def as_of(self) -> dt.datetime | None:
+        frozen = self.frozen.table if self.frozen else None
+        return parse_datetime(frozen["as_of"]) if frozen and frozen.get("as_of") else None
+
+
+def round_tables(event: Event, stage: Stage, round: int, staff: bool) -> RoundTables:
+    """The round as the visitor sees it: the newest final version when final, else live."""
+    state = publication_state(event, stage.key, round)
+    versions = final_versions(event, stage.key, round)
+    if not visible(state, staff):
+        return RoundTables(state, False, versions=versions)
+    if state == Publication.State.FINAL and versions:
+        tables = frozen_tables(stage, versions[-1])
+        return RoundTables(state, True, tables, versions[-1], versions)
+    tours, drafts = None, []
+    if isinstance(stage, ChgkSeasonStage):
+        tours, drafts = season_tours(event, stage, staff)
+    return RoundTables(state, True, live_tables(event, stage, round, tours), None, versions, drafts)
+
+
+def live_tables(
+    event: Event, stage: Stage, round: int, tours: list[int] | None = None
+) -> list[dict[str, Any]]:
+    """The round's tables from the current results (a season: of ``tours``); none yet: []."""
+    try:
+        standings = standings_as_of(event, stage.key, round, rounds=tours)
+    except InputError:
+        return []  # no results yet (or none the visitor may see)
+    numbers = _numbers_by_label(event, stage)
+    unchecked = _unverified_ids(event, stage, round, tours)
+    tables = []
+    for table in standings.tables:
+        following = _next_live(table)
+        rows = [
+            row_data(row, table.key)
+            | {
+                "number": numbers.get(row.entry.id, row.entry.id),
+                "next": following.get(row.entry.id, ""),
+                "unverified": row.entry.id in unchecked,
+            }
+            for row in table.rows
+        ]
+        tables.append({"key": table.key, "title": table.title, "rows": rows})
+    return tables
+
+
+def frozen_tables(stage: Stage, publication: Publication) -> list[dict[str, Any]]:
+    """A frozen final version's tables as page rows."""
+    frozen = publication.table or {}
+    numbers = frozen.get("numbers", {})
+    tables = []
+    for table in frozen.get("tables", []):
+        pools = stage.advancement.pools_for(table["key"]) if stage.advancement else ()
+        following = _next_frozen(table["rows"], pools)
+        rows = [
+            row
+            | {
+                "number": numbers.get(row["id"], row["id"]),
+                "next": following.get(row["id"], ""),
+                "unverified": False,  # final only once every result was verified
+            }
+            for row in table["rows"]
+        ]
+        tables.append({"key": table["key"], "title": table["title"], "rows": rows})
+    return tables
+
+
+def _numbers_by_label(event: Event, stage: Stage) -> dict[str, str]:
+    if stage.format not in ITEM_FORMATS:
+        return {}
+    return {label: number for number, label in labels_by_number(event, stage).items()}
+
+
+def _unverified_ids(event: Event, stage: Stage, round: int, tours: list[int] | None) -> set[str]:
+    """The row ids with an unverified current result (teams in an unverified battle or
+    question; a season: in an unverified tour result)."""
+    if isinstance(stage, ChgkSeasonStage):
+        rounds = tours if tours is not None else season_tours(event, stage, True)[0]
+        waiting = [r for n in rounds for r in unverified(event, stage.tour, n)]
+    else:
+        waiting = unverified(event, stage.key, round)
+    ids = {str(r.entry.number) for r in waiting if r.entry_id}
+    items = [r for r in waiting if not r.entry_id]
+    if items:
+        labels = labels_by_number(event, stage)
+        for result in items:
+            if stage.format == "head-to-head":
+                teams = [result.cells.get("team1", ""), result.cells.get("team2", "")]
+            else:
+                teams = [c for c in result.cells if c != "discipline"]
+            ids.update(labels.get(n, f"#{n}") for n in teams)
+    return ids
+
+
+def _next_live(table: Table) -> dict[str, str]:
+    """Row id → the pool it is next for, from the engine's decisions (first beyond per pool)."""
+    first_beyond: dict[str, Decision] = {}
+    for row in table.rows:
+        decision = row.decision
+        if decision is not None and decision.outcome == "beyond" and decision.pool is not None:
+            first_beyond.setdefault(decision.pool.key, decision)
+    return {
+        row.entry.id: row.decision.pool.label
+        for row in table.rows
+        if row.decision is not None
+        and row.decision.pool is not None
+        and first_beyond.get(row.decision.pool.key) == row.decision
+    }
+
+
+def _next_frozen(rows: list[dict[str, Any]], pools: tuple[Pool, ...]) -> dict[str, str]:
+    """Row id → the pool it is next for, replaying each pool over the rows (in place order,
+    tied rows sharing a place), as ``podium.engine.advancement`` fills it."""
+    following: dict[str, str] = {}
+    for pool in pools:
+        taken = 0
+        candidates = [r for r in rows if r["class"] in pool.classes]
+        for _place, tied in groupby(candidates, key=lambda r: r["rank"]):
+            tied_rows = list(tied)
+            if taken >= pool.count:
+                following.update({r["id"]: pool.label for r in tied_rows})
+                break
+            taken += len(tied_rows)
+    return following
+
+
+def _newest(rows: Any) -> int:
+    found: int = rows.aggregate(m=Max("id"))["m"] or 0
+    return found
+
+
+def version_tag(event: Event, stage: Stage, round: int, staff: bool) -> str:
+    """The ETag of the round's table as the visitor sees it (see the module's vocabulary)."""
+    scope = Q(stage=stage.key, round=round)
+    if isinstance(stage, ChgkSeasonStage):
+        scope |= Q(stage=stage.tour)  # every tour the season sums
+    results = Result.objects.filter(scope, event=event)
+    moves = Advancement.objects.filter(
+        Q(to_stage=stage.key) | Q(from_stage=stage.key, from_round=round), event=event
+    )
+    parts = [
+        round,
+        _newest(results),
+        _newest(Verification.objects.filter(result__in=results)),
+        _newest(Publication.objects.filter(scope, event=event)),
+        _newest(Signal.objects.filter(event=event, stage=stage.key, round=round)),
+        _newest(moves),
+        moves.filter(withdrawn_at__isnull=False).count(),  # a withdrawal changes a row in place
+        "s" if staff else "p",
+        translation.get_language() or "",
+    ]
+    return '"' + "-".join(str(p) for p in parts) + '"'
