@@ -60,7 +60,7 @@ def qualified(make_event: Any, staff: Any, add_entry: Any) -> Any:
             recorded_by=people["referee"],
             recorded_at=now,
             idempotency_key=f"k{entry.number}",
-        )  # fmt: skip
+        )
         for entry, t in field
     )
     Verification.objects.bulk_create(
@@ -172,7 +172,7 @@ def play(
 
 
 def test_the_two_season_winners_meet_in_the_superfinal(season: Any) -> None:
-    event, people, (sova, yat, pastila) = season
+    event, people, (sova, yat, _pastila) = season
     # ChGK: Сова 10, Ять 8, Пастила 5 taken; Brainball: Ять beats both, Сова beats Пастила.
     play(event, people, ["1" * 10 + "0" * 5, "1" * 8 + "0" * 7, "1" * 5 + "0" * 10],
          [(1, 2, 2, 4), (2, 3, 5, 1), (1, 3, 4, 2)])  # fmt: skip

@@ -19,6 +19,8 @@ from django.urls.converters import IntConverter
 from django.utils import timezone
 
 from podium.web.models import (
+    Advancement,
+    Agreement,
     AuditEntry,
     Cancellation,
     CheckIn,
@@ -29,12 +31,32 @@ from podium.web.models import (
     EventRole,
     Payment,
     Person,
+    Publication,
+    Result,
+    Round,
     SeatOffer,
+    SecondEntry,
+    Signal,
     Squad,
+    TableStep,
+    Verification,
 )
 from podium.web.services.payments import payment_record
 
-NAMESPACES = ("organizer", "registrations", "desk", "participant")
+NAMESPACES = (
+    "organizer",
+    "registrations",
+    "desk",
+    "participant",
+    "results",
+    "checks",
+    "chgk",
+    "bowling",
+    "battles",
+    "calendar",
+    "publication",
+    "advancement",
+)
 MODELS = (
     Event,
     EventRole,
@@ -48,6 +70,15 @@ MODELS = (
     SeatOffer,
     Draw,
     AuditEntry,
+    Result,
+    Agreement,
+    SecondEntry,
+    Verification,
+    Publication,
+    Round,
+    Signal,
+    TableStep,
+    Advancement,
 )
 SECRET = "Zdeňka Tajná"
 

@@ -107,7 +107,7 @@ def test_draft_preliminary_final_and_the_frozen_version(cz: Any) -> None:
     block = stage_block(html)
     assert "0 results unverified" in block
     assert "required: these results are final" in block
-    version_url = reverse("publication:version", args=[event.slug, FINAL, 1])
+    version_url = reverse("standings:version", args=[event.slug, FINAL, 1, 1])
     assert f'href="{version_url}"' in html
 
     page = Client().get(version_url)  # public, no login
@@ -125,7 +125,8 @@ def test_draft_preliminary_final_and_the_frozen_version(cz: Any) -> None:
     assert published is not None
     assert published.changed_at.isoformat() in shown
     assert (
-        Client().get(reverse("publication:version", args=[event.slug, FINAL, 2])).status_code == 404
+        Client().get(reverse("standings:version", args=[event.slug, FINAL, 1, 2])).status_code
+        == 404
     )
 
 

@@ -55,7 +55,7 @@ def tour(make_event: Any, staff: Any, add_entry: Any) -> Any:
 def test_chgk_preliminary_results_the_day_after_the_tour(tour: Any) -> None:
     event, people = tour
     org = people["organizer"]
-    with pytest.raises(Refused, match="published from Nov. 15, 2010") as refused:
+    with pytest.raises(Refused, match=r"published from Nov\. 15, 2010") as refused:
         publication_set(event=event, stage=TOUR, state="preliminary", by=org, now=msk(14, 22))
     assert (refused.value.clause or "").startswith("п. 17: Предварительные результаты")
     done = publication_set(event=event, stage=TOUR, state="preliminary", by=org, now=msk(15, 9))
@@ -122,3 +122,21 @@ def test_bowling_final_once_the_squad_has_ended(
     )  # fmt: skip
     (table,) = final.table["tables"]
     assert (table["key"], table["rows"][0]["score"]) == ("master-men", "1169 (210 high)")
+
+
+def test_bowling_final_waits_for_every_series(make_event: Any, staff: Any, add_entry: Any) -> None:
+    """A player with only block 1 recorded (2 of 6 games) is still bowling: no final yet."""
+    event = make_event("cba-qualifier")
+    people = staff(event, organizer="jan", head="pavel", referee="jiri")
+    player = add_entry(event, 1, "Karel Novák", division="master-men")
+    start = dt.datetime(2012, 3, 24, 9, 0, tzinfo=dt.UTC)
+    result = result_record(
+        event=event, stage="qualification", entry=player, cells={"g1": "201", "g2": "188"},
+        by=people["referee"], idempotency_key="k", now=start + dt.timedelta(hours=1),
+    )  # fmt: skip
+    result_confirm(result=result, by=people["head"], now=start + dt.timedelta(hours=1))
+    org = people["organizer"]
+    later = start + dt.timedelta(hours=2)
+    publication_set(event=event, stage="qualification", state="preliminary", by=org, now=later)
+    with pytest.raises(Refused, match="every series is complete; still bowling: #1"):
+        publication_set(event=event, stage="qualification", state="final", by=org, now=later)

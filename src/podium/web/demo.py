@@ -11,6 +11,9 @@ an event whose slug exists is left alone, and the three accounts are created onl
   in the division the rulebook gives for the average (or the lowest when not on the ladder).
 - ``deti-kolomny``: registration open all season, scored teams and two teams outside the
   competition.
+
+Each event also has most of a round's results already in, and a few left for a newcomer to
+record live (``podium.web.demo_results``).
 """
 
 from __future__ import annotations
@@ -30,12 +33,15 @@ from django.utils import timezone
 
 from podium.engine.formats.games import assign_division
 from podium.rules.loader import preset_text
+from podium.web import demo_results
 from podium.web.models import Entry, EntryMember, Event, EventRole, Person, Squad
 
 PASSWORD = "podium-demo"
 ACCOUNTS = (
     ("organizer", "Olga", "Organizátorová", "organizer of all four demo events"),
+    ("head", "Hana", "Hlavní", "head referee of all four demo events"),
     ("referee", "Rudolf", "Rozhodčí", "referee of all four demo events"),
+    ("scorer", "Sergej", "Sčítač", "a second referee (the second scorer of the ChGK tours)"),
     (
         "player",
         "Petra",
@@ -489,7 +495,9 @@ def _event(
 
 def _roles(event: Event, accounts: dict[str, Any]) -> None:
     EventRole.objects.create(event=event, user=accounts["organizer"], role=EventRole.Role.ORGANIZER)
-    EventRole.objects.create(event=event, user=accounts["referee"], role=EventRole.Role.REFEREE)
+    EventRole.objects.create(event=event, user=accounts["head"], role=EventRole.Role.HEAD_REFEREE)
+    for who in ("referee", "scorer"):
+        EventRole.objects.create(event=event, user=accounts[who], role=EventRole.Role.REFEREE)
 
 
 def _pair_name(a: Person, b: Person) -> str:
@@ -565,6 +573,7 @@ def load_cz_jigsaw(accounts: dict[str, Any], summary: Summary) -> Event:
     event.status = Event.Status.CLOSED
     event.save(update_fields=["status"])
     _draw_groups(event, accounts["organizer"], summary)
+    demo_results.cz_jigsaw(event, accounts)
     return event
 
 
@@ -656,6 +665,7 @@ def load_it_puzzle_party(accounts: dict[str, Any], summary: Summary) -> Event:
         Entry.Status.PENDING,
         registered_by=accounts["player"],
     )
+    demo_results.it_puzzle_party(event, accounts)
     return event
 
 
@@ -706,6 +716,7 @@ def load_cba_qualifier(accounts: dict[str, Any], summary: Summary) -> Event:
     event.status = Event.Status.CLOSED
     event.save(update_fields=["status"])
     _draw_lanes(event, squads, accounts["organizer"], summary)
+    demo_results.cba_qualifier(event, accounts, squads)
     return event
 
 
@@ -749,6 +760,7 @@ def load_deti_kolomny(accounts: dict[str, Any], summary: Summary) -> Event:
             people.person("RU", born=(1975, 1996)) for _ in range(people.random.randint(2, 7))
         ]
         build.entry("teams", name, members, Entry.Status.CONFIRMED, scored=False)
+    demo_results.deti_kolomny(event, accounts)
     return event
 
 

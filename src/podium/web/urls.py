@@ -16,6 +16,7 @@ urlpatterns += i18n_patterns(
     path("organize/<slug:slug>/entries/", include("podium.web.views.registrations")),
     path("organize/<slug:slug>/publication/", include("podium.web.views.publication")),
     path("organize/<slug:slug>/calendar/", include("podium.web.views.calendar")),
+    path("organize/<slug:slug>/advancement/", include("podium.web.views.advancement")),
     path("draws/", include("podium.web.views.draws")),
     path("desk/", include("podium.web.views.desk")),
     path("desk/<slug:slug>/results/", include("podium.web.views.results")),

@@ -2,15 +2,9 @@
 
 Vocabulary:
 - publication, frozen table, version: see ``podium.web.models.results``.
-- day of the round: the local date of its start signal, else of its calendar entry, else of
-  the event; preliminary results may be public from ``publication.preliminary_after_days``
-  after it (ChGK: the day after the tour).
-- appeal window: for each appeal the rulebook lists in ``publication.final_after``, filing
-  closes ``file_within_days`` after the end of the round (an appeal decided on site closes with
-  the round). Final only once every window has closed and every verdict is in.
-- open appeal: an appeal filed and not yet decided. Podium does not record appeals yet (the
-  appeals desk comes with the ChGK appeals), so none can be open; the check stands here so
-  that final waits for verdicts as soon as appeals are recorded.
+- dates: the day preliminary results may be public and when the appeal window closes — see
+  ``podium.web.selectors.publication``. Final only once every window has closed and every
+  verdict is in.
 - season: a stage summed from another's rounds (the ChGK season); it is final only when every
   tour it sums is final.
 """
@@ -25,12 +19,14 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from podium.engine.errors import InputError
-from podium.rules.schema import Appeal, ChgkSeasonStage, Stage
-from podium.web.models import Event, Publication, Result, Round, Signal
+from podium.rules.schema import ChgkSeasonStage, Stage
+from podium.web.models import Event, Publication, Result
 from podium.web.selectors.clock import round_ended_at
+from podium.web.selectors.publication import appeal_window_closes, open_appeals, preliminary_from
 from podium.web.selectors.results import (
     ITEM_FORMATS,
     current_results,
+    format_columns,
     labels_by_number,
     publication_current,
     publication_state,
@@ -53,47 +49,6 @@ def published_stage(event: Event, key: str) -> Stage:
         return event.rulebook.stage(key)
     except KeyError:
         raise Refused(_("This event has no such stage."), field="stage") from None
-
-
-def round_day(event: Event, stage: Stage, round: int) -> dt.date:
-    """The local date of the round (see the vocabulary)."""
-    signal = (
-        Signal.objects.filter(event=event, stage=stage.key, round=round, kind=Signal.Kind.START)
-        .order_by("at")
-        .first()
-    )
-    calendar = Round.objects.filter(event=event, stage=stage.key, number=round).first()
-    moment = signal.at if signal else calendar.starts_at if calendar else event.starts_at
-    return moment.astimezone(event.zone).date()
-
-
-def preliminary_from(event: Event, stage: Stage, round: int) -> dt.date | None:
-    days = stage.publication.preliminary_after_days
-    return None if days is None else round_day(event, stage, round) + dt.timedelta(days=days)
-
-
-def _appeal(event: Event, key: str) -> Appeal:
-    return next(a for a in event.rulebook.appeals if a.key == key)
-
-
-def appeal_window_closes(
-    event: Event, stage: Stage, round: int, now: dt.datetime | None = None
-) -> dt.datetime | None:
-    """When the last appeal window of the round closes; ``None`` while the round has not ended
-    (or when no appeal delays final)."""
-    keys = stage.publication.final_after
-    if not keys:
-        return None
-    ended = round_ended_at(event, stage, round, now)
-    if ended is None:
-        return None
-    days = [_appeal(event, k).file_within_days or 0 for k in keys]
-    return ended + dt.timedelta(days=max(days))
-
-
-def open_appeals(event: Event, stage: Stage, round: int) -> list[Any]:
-    """Appeals filed on the round and not yet decided (none are recorded yet; see above)."""
-    return []
 
 
 def _final_refusal(event: Event, stage: Stage, round: int, now: dt.datetime) -> Refused | None:
@@ -132,6 +87,18 @@ def _final_refusal(event: Event, stage: Stage, round: int, now: dt.datetime) -> 
         return None
     if not current_results(event, stage.key, round, now):
         return Refused(_("There are no results to publish as final."), field="state")
+    columns = format_columns(stage) if stage.format == "games" else ()
+    unfinished = [
+        r
+        for r in current_results(event, stage.key, round, now)
+        if any(not r.cells.get(c) for c in columns)
+    ]
+    if unfinished:
+        return Refused(
+            _("Final only when every series is complete; still bowling: %(numbers)s.")
+            % {"numbers": ", ".join(f"#{r.entry.number}" for r in unfinished)},
+            field="state",
+        )
     waiting = unverified(event, stage.key, round, now)
     if waiting:
         names = ", ".join(f"#{r.entry.number}" if r.entry_id else r.item for r in waiting)

@@ -30,6 +30,7 @@ from podium.web.forms.events import (
 from podium.web.models import Event
 from podium.web.selectors import organizer as select
 from podium.web.selectors.roles import is_organizer, is_staff
+from podium.web.selectors.stages import has_calendar
 from podium.web.services.base import Refused
 from podium.web.services.events import (
     RulebookRefused,
@@ -98,6 +99,7 @@ def _dashboard(request: HttpRequest, event: Event, **forms: Any) -> HttpResponse
         "role_form": forms.get("role_form") or RoleForm(),
         "squad_form": forms.get("squad_form") or SquadForm(),
         "status_form": forms.get("status_form") or StatusForm(initial={"status": event.status}),
+        "has_calendar": any(has_calendar(s) for s in event.rulebook.stages),
     }
     return render(request, "podium/organizer/dashboard.html", context)
 

@@ -1,0 +1,175 @@
+"""Benchmark of the live results path: recording a result and serving the live standings (a
+report, not a test).
+
+What is measured, on a cz-jigsaw individual qualification (groups A and B, half each) with N
+results in a fresh SQLite database (or PostgreSQL with ``DATABASE_URL``):
+
+(a) a one-tap finish through ``services.clock.result_finish`` — the write a referee's phone
+    makes: locks, checks against the clock, validates with the engine, appends, audits;
+(b) the live table fragment when nothing changed: the poll every viewer makes every 3 s, answered
+    ``304 Not Modified`` from the version tag;
+(c) the fragment after a change, first viewer (standings computed from the database and
+    rendered), and (d) the next viewers of the same version (served from the cache);
+(e) the whole public stage page.
+
+Every time is the median of several runs (``time.perf_counter``; the runs are in brackets). The
+script always exits 0. Run ``.venv/bin/python bench/live.py`` (N = 200 and 2,000) or add
+``--quick`` (N = 200 only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+TMP = tempfile.mkdtemp(prefix="podium-bench-")
+os.environ.setdefault("DATABASE_URL", f"sqlite:///{Path(TMP) / 'bench.sqlite3'}")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "podium.web.settings")
+os.environ["PODIUM_DATA_DIR"] = TMP
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.cache import cache  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
+from django.urls import reverse  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from podium.rules.loader import preset_text  # noqa: E402
+from podium.web.models import Entry, EntryMember, Event, EventRole, Person, Result  # noqa: E402
+from podium.web.services.clock import result_finish, round_start  # noqa: E402
+from podium.web.services.publication import publication_set  # noqa: E402
+
+QUALI = "individual-qualification"
+
+
+def median(fn: Callable[[], Any], runs: int) -> tuple[float, int]:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), runs
+
+
+def event_with(n: int, tag: str) -> tuple[Event, Any, Any]:
+    users = get_user_model()
+    org = users.objects.create_user(f"org-{tag}", password="x")
+    ref = users.objects.create_user(f"ref-{tag}", password="x")
+    event = Event.objects.create(
+        slug=f"bench-{tag}",
+        title="Bench",
+        rulebook_key="cz-jigsaw",
+        rulebook_text=preset_text("cz-jigsaw"),
+        starts_at=timezone.now(),
+        status="closed",
+        language="en",
+    )
+    EventRole.objects.create(event=event, user=org, role="organizer")
+    EventRole.objects.create(event=event, user=ref, role="referee")
+    entries = Entry.objects.bulk_create(
+        Entry(
+            event=event,
+            category="individuals",
+            name=f"Entrant {i}",
+            number=i,
+            status="confirmed",
+            group="AB"[i % 2],
+        )
+        for i in range(1, n + 2)
+    )
+    people = Person.objects.bulk_create(
+        Person(first_name="E", last_name=str(e.number), country="CZ" if e.number % 9 else "SK")
+        for e in entries
+    )
+    EntryMember.objects.bulk_create(
+        EntryMember(entry=e, person=p, captain=True) for e, p in zip(entries, people, strict=True)
+    )
+    start = timezone.now() - dt.timedelta(minutes=89)
+    for group in ("A", "B"):
+        round_start(event=event, stage=QUALI, group=group, by=org, now=start)
+    Result.objects.bulk_create(
+        Result(
+            event=event,
+            stage=QUALI,
+            entry=e,
+            recorded_by=ref,
+            recorded_at=start,
+            cells={
+                "time": f"0:{30 + e.number % 59:02d}:{e.number % 60:02d}",
+                "missing": "",
+                "pieces": "",
+            },
+            idempotency_key=f"b{e.number}",
+        )
+        for e in entries[:n]
+    )
+    publication_set(event=event, stage=QUALI, state="preliminary", by=org)
+    return event, ref, entries[n]
+
+
+def report(n: int, runs: int) -> None:
+    event, ref, last = event_with(n, str(n))
+    client = Client()
+    table = reverse("standings:table", args=[event.slug, QUALI])
+    page = reverse("standings:stage", args=[event.slug, QUALI])
+    first = client.get(table)
+    etag = first["ETag"]
+    unchanged, r304 = median(lambda: client.get(table, HTTP_IF_NONE_MATCH=etag), runs * 5)
+
+    counter = iter(range(10**6))
+
+    def fresh() -> None:
+        cache.clear()
+        client.get(table, HTTP_IF_NONE_MATCH='"stale"')
+
+    cold, rcold = median(fresh, runs)
+    client.get(table)
+    warm, rwarm = median(lambda: client.get(table, HTTP_IF_NONE_MATCH='"stale"'), runs)
+    whole, rwhole = median(lambda: client.get(page), runs)
+    tap = Entry.objects.get(pk=last.pk)
+
+    def finish() -> None:
+        key = f"tap-{next(counter)}"
+        Result.objects.filter(entry=tap).delete()  # the bench taps the same entrant again
+        result_finish(event=event, stage=QUALI, entry=tap, by=ref, idempotency_key=key)
+
+    write, rwrite = median(finish, runs)
+    print(f"N = {n} results")
+    print(f"  (a) one-tap finish (service write)      {write * 1000:8.1f} ms  [{rwrite}]")
+    print(f"  (b) fragment, nothing changed (304)     {unchanged * 1000:8.1f} ms  [{r304}]")
+    print(f"  (c) fragment after a change, first view {cold * 1000:8.1f} ms  [{rcold}]")
+    print(f"  (d) fragment, later viewers (cached)    {warm * 1000:8.1f} ms  [{rwarm}]")
+    print(f"  (e) whole stage page                    {whole * 1000:8.1f} ms  [{rwhole}]")
+    print(f"      ratio (c)/(b): {cold / unchanged:.0f}×; (c)/(d): {cold / warm:.1f}×")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="N = 200 only")
+    args = parser.parse_args()
+    setup_test_environment()
+    settings.ALLOWED_HOSTS = ["testserver"]
+    call_command("migrate", verbosity=0)
+    engine = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+    print(f"live standings benchmark — Python {sys.version.split()[0]}, database {engine}")
+    for n in (200,) if args.quick else (200, 2000):
+        report(n, runs=5)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
