@@ -212,3 +212,20 @@ def test_entry_lists_per_squad_with_divisions(make_event: Any) -> None:
     assert "Round 1" in page
     assert "4 places left" not in page  # 3 active of 4 squad places
     assert "1 place left" in page
+
+
+def test_rules_page_says_how_results_become_official(make_event: Any) -> None:
+    for preset in ("cz-jigsaw", "it-puzzle-party", "deti-kolomny"):
+        make_event(preset, language="en")
+    cz = Client().get("/e/cz-jigsaw/rules/").content.decode()
+    assert "The head referee confirms every result before it is official." in cz
+    assert "The competitor agrees with the recorded result at the table; no later claim" in cz
+    assert "Na pozdější reklamace nebude brán zřetel." in cz
+    it = Client().get("/e/it-puzzle-party/rules/").content.decode()
+    assert "is given back and taken off the time." in it
+    assert "Il tempo perso verrà recuperato o compensato." in it
+    chgk = Client().get("/e/deti-kolomny/rules/").content.decode()
+    assert "A second referee enters every result independently; both must match." in chgk
+    assert "Preliminary results are published 1 day after the round." in chgk
+    assert "Final results only once the appeal window has closed and every verdict is in." in chgk
+    assert "Played between the winners of ChGK season standings, Brainball" in chgk

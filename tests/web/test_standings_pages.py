@@ -38,7 +38,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from podium.web.models import Entry, EntryMember, EventRole, Person, Round
+from podium.web.models import Entry, EntryMember, EventRole, Person, Result, Round
 from podium.web.selectors.standings import version_tag
 from podium.web.services.checks import result_confirm as result_verify
 from podium.web.services.checks import second_entry_record
@@ -567,3 +567,21 @@ def test_brainball_rows_show_entry_numbers(make_event: Any, staff: Any, add_entr
     assert alfa[:4] == ["1.", "1.", "7", "Alfa"]
     assert "unverified" in cell(row_html(html, "all", 7), "marks")  # its battle: unverified
     assert cells(row_html(html, "all", 9))[:4] == ["2.", "2.", "9", "Beta"]
+
+
+def test_staff_see_why_recorded_results_do_not_rank(cz: Any) -> None:
+    """A row the engine cannot read (here written past the services) keeps the table from
+    ranking: staff see the problem, the public sees no table and no problem."""
+    event, org, ref1, _ref2 = cz
+    anna = entry(event, 1, "Anna Nová")
+    Result.objects.create(
+        event=event, stage=QUALI, entry=anna, cells={"time": "9:99", "missing": "", "pieces": ""},
+        recorded_by=ref1, recorded_at=at(10, 0), idempotency_key="raw",
+    )  # fmt: skip
+    publication_set(event=event, stage=QUALI, state="preliminary", by=org)
+    staff = text(staff_client(org).get(stage_url(event)).content.decode())
+    assert "These recorded results cannot be ranked yet (only staff sees this):" in staff
+    assert "row 1, column time: &#x27;9:99&#x27; is not a time: write H:MM:SS or M:SS" in staff
+    public = text(Client().get(stage_url(event)).content.decode())
+    assert "cannot be ranked" not in public
+    assert "9:99" not in public

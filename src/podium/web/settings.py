@@ -52,6 +52,7 @@ TEMPLATES = [
         "DIRS": [],
         "APP_DIRS": True,
         "OPTIONS": {
+            "builtins": ["podium.web.templatetags.podium_texts"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",

@@ -13,7 +13,7 @@ Vocabulary:
 from __future__ import annotations
 
 import zoneinfo
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from django.conf import settings
 from django.db import models
@@ -21,6 +21,14 @@ from django.utils.translation import gettext_lazy as _
 
 from podium.rules.loader import parse
 from podium.rules.schema import Rulebook
+
+
+@lru_cache(maxsize=128)
+def parsed_rulebook(text: str, source: str) -> Rulebook:
+    """A rulebook parsed once per process: parsing and checking one takes tens of milliseconds,
+    and every request and every write of an event needs it. A rulebook is immutable, so the
+    same object serves every request; a changed text is a new key."""
+    return parse(text, source)
 
 
 class Event(models.Model):
@@ -49,7 +57,7 @@ class Event(models.Model):
 
     @cached_property
     def rulebook(self) -> Rulebook:
-        return parse(self.rulebook_text, f"event:{self.slug}")
+        return parsed_rulebook(self.rulebook_text, f"event:{self.slug}")
 
     @property
     def zone(self) -> zoneinfo.ZoneInfo:

@@ -21,7 +21,7 @@ from django.db.models import QuerySet
 from podium.engine.draws import lane_for_frame
 from podium.rules.schema import GamesStage, Rulebook
 from podium.web.models import Draw, Entry, Event, Result, Squad, Verification
-from podium.web.selectors.results import current_results
+from podium.web.selectors.results import current_results, of_round
 
 
 @dataclass(frozen=True)
@@ -114,8 +114,8 @@ def squad_results(
     results = {r.entry_id: r for r in current_results(event, stage.key) if r.entry_id in ids}
     checks = {
         v.result_id: v
-        for v in Verification.objects.filter(
-            result__in=[r.pk for r in results.values()]
-        ).select_related("verified_by")
+        for v in Verification.objects.filter(**of_round(event, stage.key, 1)).select_related(
+            "verified_by"
+        )
     }
     return results, checks

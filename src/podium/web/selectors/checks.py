@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from podium.engine.compare import mask_differences
 from podium.rules.schema import Stage
 from podium.web.models import Event, Result, SecondEntry
-from podium.web.selectors.results import RECORDED_FORMATS, unverified
+from podium.web.selectors.results import RECORDED_FORMATS, of_round, unverified
 from podium.web.selectors.stages import round_numbers
 
 
@@ -58,12 +58,14 @@ def mismatches(event: Event) -> list[Mismatch]:
         waiting = {r.pk: r for r in unverified(event, stage.key, number)}
         if not waiting:
             continue
-        seconds = SecondEntry.objects.filter(result__in=waiting).select_related("entered_by")
+        seconds = SecondEntry.objects.filter(**of_round(event, stage.key, number)).select_related(
+            "entered_by"
+        )
         latest: dict[int, SecondEntry] = {}
         for second in seconds.order_by("entered_at", "id"):
             latest[second.result_id] = second
         for result_id, second in latest.items():
-            if second.matches:
+            if second.matches or result_id not in waiting:
                 continue
             result = waiting[result_id]
             questions = ()
@@ -95,7 +97,9 @@ def awaiting_second_entry(event: Event) -> list[Pending]:
             continue
         results = unverified(event, stage.key, number)
         checked = set(
-            SecondEntry.objects.filter(result__in=results).values_list("result_id", flat=True)
+            SecondEntry.objects.filter(**of_round(event, stage.key, number)).values_list(
+                "result_id", flat=True
+            )
         )
         left = [r for r in results if r.pk not in checked]
         if left:

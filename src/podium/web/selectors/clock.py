@@ -19,6 +19,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from podium.engine.clock import RoundClock
+from podium.engine.timing import format_clock
 from podium.rules.schema import Stage, TeamSolveStage, TimedSolveStage
 from podium.web.models import Entry, Event, Result, Signal
 
@@ -115,6 +116,9 @@ def clock_display(clock: RoundClock, label: str, now: dt.datetime | None = None)
         "server_now": _epoch_ms(now),
         "elapsed": clock.elapsed(now),
         "remaining": clock.remaining(now),
+        # What the widget shows before (or without) its script: the server's reading, to the
+        # whole second.
+        "elapsed_text": format_clock(clock.elapsed(now) // 1000 * 1000),
     }
 
 

@@ -29,7 +29,12 @@ from podium.rules.schema import Stage, TeamSolveStage
 from podium.web.models import Agreement, Entry, Event, Result, SecondEntry, Verification
 from podium.web.selectors.clock import clocks, group_of, limit_ms
 from podium.web.selectors.desk import search
-from podium.web.selectors.results import current_results, standings_as_of
+from podium.web.selectors.results import (
+    ENTRY_FORMATS,
+    current_results,
+    of_round,
+    standings_as_of,
+)
 from podium.web.selectors.stages import stage_entries
 from podium.web.selectors.tables import tables_of
 
@@ -123,14 +128,13 @@ def cards(
     if mine:
         entries = [e for e in entries if e.number in mine or (e.table_number or 0) in mine]
     results = {r.entry_id: r for r in current_results(event, stage.key, round)}
-    ids = [r.pk for r in results.values()]
-    agreed = {a.result_id: a for a in Agreement.objects.filter(result__in=ids)}
+    scope = of_round(event, stage.key, round)
+    agreed = {a.result_id: a for a in Agreement.objects.filter(**scope)}
     verified = {
-        v.result_id: v
-        for v in Verification.objects.filter(result__in=ids).select_related("verified_by")
+        v.result_id: v for v in Verification.objects.filter(**scope).select_related("verified_by")
     }
     seconds: dict[int, SecondEntry] = {}
-    for second in SecondEntry.objects.filter(result__in=ids).order_by("entered_at", "id"):
+    for second in SecondEntry.objects.filter(**scope).order_by("entered_at", "id"):
         seconds[second.result_id] = second
     scores = _scores(event, stage, round) if results else {}
     timed = limit_ms(stage) is not None
@@ -159,9 +163,17 @@ def cards(
 def counts(event: Event, stage: Stage, round: int) -> dict[str, Any]:
     """How far the round has come: entrants, results, unverified results."""
     results = current_results(event, stage.key, round)
-    checked = Verification.objects.filter(result__in=[r.pk for r in results]).count()
+    ids = {r.pk for r in results}
+    checked = sum(
+        1
+        for i in Verification.objects.filter(**of_round(event, stage.key, round)).values_list(
+            "result_id", flat=True
+        )
+        if i in ids
+    )
+    per_entry = stage.format in ENTRY_FORMATS
     return {
-        "entries": stage_entries(event, stage).count(),
+        "entries": stage_entries(event, stage).count() if per_entry else None,
         "recorded": len(results),
         "unverified": len(results) - checked,
     }

@@ -23,6 +23,7 @@ import datetime as dt
 from collections.abc import Collection, Sequence
 from typing import Any
 
+from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
 from podium.engine.compute import compute_standings
@@ -140,6 +141,19 @@ def _moment(at: dt.datetime | None) -> dt.datetime:
     return at if at is not None else timezone.now()
 
 
+def of_round(event: Event, stage: str, round: int) -> dict[str, Any]:
+    """The filter of rows that belong to the results of one round (checks, agreements), so a
+    read of a large round needs no list of result ids (SQLite limits those)."""
+    return {"result__event": event, "result__stage": stage, "result__round": round}
+
+
+def _with_members(results: Sequence[Result], chunk: int = 500) -> None:
+    """Prefetches the members of the results' entries, a chunk of entries at a time."""
+    entries = list({r.entry_id: r.entry for r in results if r.entry_id}.values())
+    for start in range(0, len(entries), chunk):
+        prefetch_related_objects(entries[start : start + chunk], "members__person")
+
+
 def _current(recorded: Sequence[Result]) -> list[Result]:
     """Of results in recorded order, the newest of each subject that nothing replaces."""
     replaced = {r.corrects_id for r in recorded if r.corrects_id is not None}
@@ -158,11 +172,12 @@ def current_results(
     recorded = list(
         Result.objects.filter(event=event, stage=stage, round=round, recorded_at__lte=_moment(at))
         .select_related("entry")
-        .prefetch_related("entry__members__person")
         .order_by("recorded_at", "id")
     )
+    current = _current(recorded)
+    _with_members(current)
     return sorted(
-        _current(recorded),
+        current,
         key=lambda r: (r.entry.number,) if r.entry_id else item_order(r.item),
     )
 
@@ -175,9 +190,9 @@ def _season_rows(
     recorded = list(
         Result.objects.filter(event=event, stage=tour.key, recorded_at__lte=_moment(at))
         .select_related("entry")
-        .prefetch_related("entry__members__person")
         .order_by("recorded_at", "id")
     )
+    _with_members(recorded)
     rows: list[RawRow] = []
     numbers = sorted({r.round for r in recorded} if rounds is None else set(rounds))
     for number in numbers:
@@ -229,7 +244,7 @@ def unverified(
     results = current_results(event, stage, round, at)
     checked = set(
         Verification.objects.filter(
-            result__in=[r.id for r in results], verified_at__lte=_moment(at)
+            **of_round(event, stage, round), verified_at__lte=_moment(at)
         ).values_list("result_id", flat=True)
     )
     return [r for r in results if r.id not in checked]

@@ -429,6 +429,12 @@ def _format_lines(stage: s.Stage, rulebook: s.Rulebook) -> list[RuleLine]:
                 "count."
             )
         lines.append(_line(text % {"n": pc.size}, pc))
+        if isinstance(stage, s.TimedSolveStage) and stage.compensation is not None:
+            text = _(
+                "Time lost through no fault of the competitor (a faulty puzzle replaced) is "
+                "given back and taken off the time."
+            )
+            lines.append(_line(text, stage.compensation))
     elif isinstance(stage, s.GamesStage):
         text = ngettext("%(n)d game", "%(n)d games", stage.games) % {"n": stage.games}
         if stage.blocks:
@@ -495,6 +501,40 @@ def _format_lines(stage: s.Stage, rulebook: s.Rulebook) -> list[RuleLine]:
         lines.append(RuleLine(text))
         text = _("If still tied: pairs of questions (%(pair)s) until one team leads after a pair.")
         lines.append(RuleLine(text % {"pair": " + ".join(names[k] for k in stage.decider)}))
+        if stage.winners_of:
+            winners = ", ".join(rt(rulebook.stage(k).title) for k in stage.winners_of)
+            text = _("Played between the winners of %(stages)s, if they are not one team.")
+            lines.append(RuleLine(text % {"stages": winners}, stage.winners_clause))
+    return lines
+
+
+def _recording(stage: s.Stage) -> list[RuleLine]:
+    """How a result becomes official, and when the stage's results are published."""
+    rec, pub = stage.recording, stage.publication
+    lines = []
+    if "recording" in stage.model_fields_set:
+        if rec.verification == "second-entry":
+            text = _("A second referee enters every result independently; both must match.")
+        else:
+            text = _("The head referee confirms every result before it is official.")
+        lines.append(_line(text, rec))
+        if rec.competitor_confirms:
+            text = _("The competitor agrees with the recorded result at the table")
+            if rec.agreed_is_final:
+                text += _("; no later claim is heard.")
+            else:
+                text += "."
+            lines.append(RuleLine(text, rec.agreement_clause))
+    if pub.preliminary_after_days is not None:
+        text = ngettext(
+            "Preliminary results are published %(n)d day after the round.",
+            "Preliminary results are published %(n)d days after the round.",
+            pub.preliminary_after_days,
+        ) % {"n": pub.preliminary_after_days}
+        lines.append(_line(text, pub))
+    if pub.final_after:
+        text = _("Final results only once the appeal window has closed and every verdict is in.")
+        lines.append(_line(text, pub))
     return lines
 
 
@@ -502,6 +542,7 @@ def _stage(stage: s.Stage, rulebook: s.Rulebook) -> RuleSection:
     section = RuleSection(f"stage-{stage.key}", rt(stage.title), clause=stage.clause)
     section.interpretation = stage.interpretation
     section.lines.extend(_format_lines(stage, rulebook))
+    section.lines.extend(_recording(stage))
     ranking = RuleLine(
         _("Ranking, criterion by criterion:"),
         stage.ranking.clause,
@@ -574,9 +615,12 @@ def _advancement(adv: s.Advancement, rulebook: s.Rulebook) -> RuleLine:
 
 
 def _prizes(prizes: s.Prizes) -> RuleLine:
-    text = ngettext("A prize for place 1.", "Prizes for places 1 to %(n)d.", prizes.places) % {
-        "n": prizes.places
-    }
+    # Not a plural: "place 1" and "places 1 to n" are two sentences (in Russian the plural
+    # form of 1 also serves 21, which would read "a prize for place 21").
+    if prizes.places == 1:
+        text = _("A prize for place 1.")
+    else:
+        text = _("Prizes for places 1 to %(n)d.") % {"n": prizes.places}
     if prizes.official_only:
         text += " " + _("Only entrants in the official order receive them.")
     return _line(text, prizes)

@@ -31,6 +31,7 @@ from django.utils import translation
 from django.utils.dateparse import parse_datetime
 
 from podium.engine.advancement import Decision
+from podium.engine.compute import compute_standings
 from podium.engine.document import row_data
 from podium.engine.errors import InputError
 from podium.engine.standings import Table
@@ -41,7 +42,7 @@ from podium.web.selectors.results import (
     final_versions,
     labels_by_number,
     publication_state,
-    standings_as_of,
+    stage_rows,
     unverified,
 )
 from podium.web.selectors.stages import has_calendar, rounds_of
@@ -106,6 +107,7 @@ class RoundTables:
     frozen: Publication | None = None  # the final version shown
     versions: list[Publication] = field(default_factory=list)
     draft_tours: list[int] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # why recorded results do not rank
 
     @property
     def state_label(self) -> str:
@@ -129,17 +131,24 @@ def round_tables(event: Event, stage: Stage, round: int, staff: bool) -> RoundTa
     tours, drafts = None, []
     if isinstance(stage, ChgkSeasonStage):
         tours, drafts = season_tours(event, stage, staff)
-    return RoundTables(state, True, live_tables(event, stage, round, tours), None, versions, drafts)
+    tables, problems = live_tables(event, stage, round, tours)
+    # The public sees no table until the staff have put the problems right.
+    shown = problems if staff else []
+    return RoundTables(state, True, tables, None, versions, drafts, shown)
 
 
 def live_tables(
     event: Event, stage: Stage, round: int, tours: list[int] | None = None
-) -> list[dict[str, Any]]:
-    """The round's tables from the current results (a season: of ``tours``); none yet: []."""
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The round's tables from the current results (a season: of ``tours``), or the problems
+    that keep them from ranking; no result yet: no table and no problem."""
+    rows = stage_rows(event, stage.key, round, rounds=tours)
+    if not rows:
+        return [], []
     try:
-        standings = standings_as_of(event, stage.key, round, rounds=tours)
-    except InputError:
-        return []  # no results yet (or none the visitor may see)
+        standings = compute_standings(event.rulebook, stage.key, rows)
+    except InputError as exc:
+        return [], [str(p) for p in exc.problems]
     numbers = _numbers_by_label(event, stage)
     unchecked = _unverified_ids(event, stage, round, tours)
     tables = []
@@ -155,7 +164,7 @@ def live_tables(
             for row in table.rows
         ]
         tables.append({"key": table.key, "title": table.title, "rows": rows})
-    return tables
+    return tables, []
 
 
 def frozen_tables(stage: Stage, publication: Publication) -> list[dict[str, Any]]:

@@ -67,6 +67,14 @@ def _replace(event: Event, from_stage: str, to_stage: str, reason: str, now: dt.
     standing.update(withdrawn_at=now, withdrawn_reason=reason)
 
 
+def _locked(event: Event, by: Any) -> Event:
+    """The event, locked for the advancement being made, if ``by`` is its organizer."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if not is_organizer(by, event):
+        raise Refused(_("Only an organizer of this event advances entrants."))
+    return event
+
+
 def advance_from(
     *,
     event: Event,
@@ -80,9 +88,7 @@ def advance_from(
     now = now or timezone.now()
     reason = (reason or "").strip()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
-        if not is_organizer(by, event):
-            raise Refused(_("Only an organizer of this event advances entrants."))
+        event = _locked(event, by)
         the_stage = event.rulebook.stage(stage)
         rule = the_stage.advancement
         if rule is None:
@@ -134,9 +140,7 @@ def superfinal_winners(
     now = now or timezone.now()
     reason = (reason or "").strip()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
-        if not is_organizer(by, event):
-            raise Refused(_("Only an organizer of this event advances entrants."))
+        event = _locked(event, by)
         the_stage = event.rulebook.stage(stage)
         if not isinstance(the_stage, SuperfinalStage) or not the_stage.winners_of:
             raise Refused(_("This stage is not played between the winners of others."))

@@ -45,6 +45,27 @@ def _signal_stage(event: Event, stage: str, round: int, group: str, by: Any) -> 
     return the_stage
 
 
+def _give(
+    event: Event,
+    stage: str,
+    round: int,
+    group: str,
+    kind: str,
+    by: Any,
+    reason: str,
+    now: dt.datetime,
+) -> Signal:
+    signal = Signal.objects.create(
+        event=event, stage=stage, round=round, group=group, kind=kind, at=now, given_by=by,
+        reason=reason,
+    )  # fmt: skip
+    audit(
+        event=event, actor=by, action=f"round.{kind}", target=f"{stage} r{round} {group}",
+        stage=stage, round=round, group=group, reason=reason,
+    )  # fmt: skip
+    return signal
+
+
 def round_start(
     *,
     event: Event,
@@ -82,15 +103,7 @@ def round_start(
                 raise Refused(
                     _("Results are already recorded on this clock: it can no longer restart.")
                 )
-        signal = Signal.objects.create(
-            event=event, stage=stage, round=round, group=group, kind=Signal.Kind.START, at=now,
-            given_by=by, reason=reason,
-        )  # fmt: skip
-        audit(
-            event=event, actor=by, action="round.start", target=f"{stage} r{round} {group}",
-            stage=stage, round=round, group=group, reason=reason,
-        )  # fmt: skip
-    return signal
+        return _give(event, stage, round, group, Signal.Kind.START, by, reason, now)
 
 
 def round_end(
@@ -118,15 +131,7 @@ def round_end(
                 _("The time limit has not been reached: say why the round ends early."),
                 field="reason",
             )
-        signal = Signal.objects.create(
-            event=event, stage=stage, round=round, group=group, kind=Signal.Kind.END, at=now,
-            given_by=by, reason=reason,
-        )  # fmt: skip
-        audit(
-            event=event, actor=by, action="round.end", target=f"{stage} r{round} {group}",
-            stage=stage, round=round, group=group, reason=reason,
-        )  # fmt: skip
-    return signal
+        return _give(event, stage, round, group, Signal.Kind.END, by, reason, now)
 
 
 def finish_time(

@@ -15,6 +15,7 @@ Vocabulary:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -96,6 +97,9 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
                     "stage": stage,
                     "round": number if has_calendar(stage) else None,
                     "url": url,
+                    "lanes": reverse("bowling:index", kwargs={"slug": slug})
+                    if stage.format == "games"
+                    else None,
                     **counts(event, stage, number),
                 }
             )
@@ -189,28 +193,36 @@ def missing(
     return redirect(back(request, slug, stage, round, result.entry))
 
 
-@login_required
-@require_POST
-def agree(request: HttpRequest, slug: str, stage: str, round: int, result_id: int) -> HttpResponse:
-    """The competitor agrees with the result shown on the referee's phone."""
+def _on_result(
+    request: HttpRequest,
+    slug: str,
+    stage: str,
+    round: int,
+    result_id: int,
+    act: Callable[..., object],
+    done: str,
+) -> HttpResponse:
+    """Runs ``act`` on a result of the round and says how it went; back to its card."""
     event = staff_event(request, slug)
     console_stage(event, stage)
     result = result_of(event, stage, round, result_id)
     try:
-        result_agree(result=result, by=request.user)
+        act(result=result, by=request.user)
     except Refused as refusal:
         messages.error(request, refusal_text(refusal))
     else:
-        messages.success(
-            request,
-            _("#%(number)d %(name)s agreed: %(cells)s")
-            % {
-                "number": result.entry.number,
-                "name": result.entry.name,
-                "cells": shown(result.cells),
-            },
-        )
+        entry = result.entry
+        values = {"number": entry.number, "name": entry.name, "cells": shown(result.cells)}
+        messages.success(request, done % values)
     return redirect(back(request, slug, stage, round, result.entry))
+
+
+@login_required
+@require_POST
+def agree(request: HttpRequest, slug: str, stage: str, round: int, result_id: int) -> HttpResponse:
+    """The competitor agrees with the result shown on the referee's phone."""
+    done = _("#%(number)d %(name)s agreed: %(cells)s")
+    return _on_result(request, slug, stage, round, result_id, result_agree, done)
 
 
 @login_required
@@ -219,24 +231,8 @@ def confirm(
     request: HttpRequest, slug: str, stage: str, round: int, result_id: int
 ) -> HttpResponse:
     """The head referee confirms a result: it is official."""
-    event = staff_event(request, slug)
-    console_stage(event, stage)
-    result = result_of(event, stage, round, result_id)
-    try:
-        result_confirm(result=result, by=request.user)
-    except Refused as refusal:
-        messages.error(request, refusal_text(refusal))
-    else:
-        messages.success(
-            request,
-            _("#%(number)d %(name)s confirmed: %(cells)s")
-            % {
-                "number": result.entry.number,
-                "name": result.entry.name,
-                "cells": shown(result.cells),
-            },
-        )
-    return redirect(back(request, slug, stage, round, result.entry))
+    done = _("#%(number)d %(name)s confirmed: %(cells)s")
+    return _on_result(request, slug, stage, round, result_id, result_confirm, done)
 
 
 @login_required
