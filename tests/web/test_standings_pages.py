@@ -585,3 +585,26 @@ def test_staff_see_why_recorded_results_do_not_rank(cz: Any) -> None:
     public = text(Client().get(stage_url(event)).content.decode())
     assert "cannot be ranked" not in public
     assert "9:99" not in public
+
+
+def test_staff_see_a_table_as_it_stood_at_a_past_moment(cz: Any) -> None:
+    """Anna 1:10:00 at 10:00, corrected to 1:02:00 at 10:10: as of 10:05 (Prague) the table
+    shows 1:10:00, now 1:02:00; a visitor's ``as_of`` is not honoured."""
+    event, org, ref1, ref2 = cz
+    anna = entry(event, 1, "Anna Nová")
+    first = record(event, anna, "1:10:00", ref1, 0)
+    result_correct(
+        result=first, cells={"time": "1:02:00"}, by=ref2, reason="misread the clock",
+        idempotency_key="c", now=at(10, 10),
+    )  # fmt: skip
+    publication_set(event=event, stage=QUALI, state="preliminary", by=org)
+    moment = at(10, 5).astimezone(event.zone).strftime("%Y-%m-%dT%H:%M")
+    then = text(staff_client(org).get(stage_url(event), {"as_of": moment}).content.decode())
+    assert "As it stood on" in then
+    assert "1:10:00" in then
+    assert "1:02:00" not in then
+    now = text(staff_client(org).get(stage_url(event)).content.decode())
+    assert "1:02:00" in now
+    public = text(Client().get(stage_url(event), {"as_of": moment}).content.decode())
+    assert "As it stood on" not in public
+    assert "1:02:00" in public

@@ -119,8 +119,16 @@ class RoundTables:
         return parse_datetime(frozen["as_of"]) if frozen and frozen.get("as_of") else None
 
 
-def round_tables(event: Event, stage: Stage, round: int, staff: bool) -> RoundTables:
-    """The round as the visitor sees it: the newest final version when final, else live."""
+def round_tables(
+    event: Event, stage: Stage, round: int, staff: bool, at: dt.datetime | None = None
+) -> RoundTables:
+    """The round as the visitor sees it: the newest final version when final, else live;
+    ``at``: the live table as it stood then, whatever was published since (for staff)."""
+    if at is not None:
+        tours = season_tours(event, stage, staff)[0] if isinstance(stage, ChgkSeasonStage) else None
+        tables, problems = live_tables(event, stage, round, tours, at)
+        return RoundTables(publication_state(event, stage.key, round), True, tables,
+                           problems=problems if staff else [])  # fmt: skip
     state = publication_state(event, stage.key, round)
     versions = final_versions(event, stage.key, round)
     if not visible(state, staff):
@@ -138,11 +146,15 @@ def round_tables(event: Event, stage: Stage, round: int, staff: bool) -> RoundTa
 
 
 def live_tables(
-    event: Event, stage: Stage, round: int, tours: list[int] | None = None
+    event: Event,
+    stage: Stage,
+    round: int,
+    tours: list[int] | None = None,
+    at: dt.datetime | None = None,
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """The round's tables from the current results (a season: of ``tours``), or the problems
     that keep them from ranking; no result yet: no table and no problem."""
-    rows = stage_rows(event, stage.key, round, rounds=tours)
+    rows = stage_rows(event, stage.key, round, at, rounds=tours)
     if not rows:
         return [], []
     try:
@@ -150,7 +162,7 @@ def live_tables(
     except InputError as exc:
         return [], [str(p) for p in exc.problems]
     numbers = _numbers_by_label(event, stage)
-    unchecked = _unverified_ids(event, stage, round, tours)
+    unchecked = _unverified_ids(event, stage, round, tours, at)
     tables = []
     for table in standings.tables:
         following = _next_live(table)
@@ -194,14 +206,20 @@ def _numbers_by_label(event: Event, stage: Stage) -> dict[str, str]:
     return {label: number for number, label in labels_by_number(event, stage).items()}
 
 
-def _unverified_ids(event: Event, stage: Stage, round: int, tours: list[int] | None) -> set[str]:
+def _unverified_ids(
+    event: Event,
+    stage: Stage,
+    round: int,
+    tours: list[int] | None,
+    at: dt.datetime | None = None,
+) -> set[str]:
     """The row ids with an unverified current result (teams in an unverified battle or
     question; a season: in an unverified tour result)."""
     if isinstance(stage, ChgkSeasonStage):
         rounds = tours if tours is not None else season_tours(event, stage, True)[0]
-        waiting = [r for n in rounds for r in unverified(event, stage.tour, n)]
+        waiting = [r for n in rounds for r in unverified(event, stage.tour, n, at)]
     else:
-        waiting = unverified(event, stage.key, round)
+        waiting = unverified(event, stage.key, round, at)
     ids = {str(r.entry.number) for r in waiting if r.entry_id}
     items = [r for r in waiting if not r.entry_id]
     if items:

@@ -12,6 +12,7 @@ Vocabulary:
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.conf import settings
@@ -156,7 +157,25 @@ def _round_page(request: HttpRequest, slug: str, stage: str, round: int | None) 
         context["projector_url"] = reverse(
             "standings:projector", args=_round_args(event, the_stage, round)
         )
+        moment = _as_of(request, event) if staff else None
+        if moment is not None:  # the table as it stood then: no polling, never cached
+            context["as_of"] = moment
+            context["as_of_view"] = round_tables(event, the_stage, round, staff, moment)
+            context["points"] = the_stage.points is not None
+            context["points_format"] = f"-{the_stage.points.decimals}" if the_stage.points else ""
     return _no_cache(render(request, "podium/standings/stage.html", context))
+
+
+def _as_of(request: HttpRequest, event: Event) -> dt.datetime | None:
+    """The moment of ``?as_of=YYYY-MM-DDTHH:MM[:SS]`` in the event's time zone, if given."""
+    text = request.GET.get("as_of", "").strip()
+    if not text:
+        return None
+    try:
+        moment = dt.datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=event.zone)
 
 
 def stage_page(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
