@@ -7,6 +7,7 @@ from django.urls import include, path
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("api/", include("podium.web.api.urls")),
 ]
 urlpatterns += i18n_patterns(
     path("", include("podium.web.views.public")),
@@ -17,6 +18,7 @@ urlpatterns += i18n_patterns(
     path("organize/<slug:slug>/publication/", include("podium.web.views.publication")),
     path("organize/<slug:slug>/calendar/", include("podium.web.views.calendar")),
     path("organize/<slug:slug>/advancement/", include("podium.web.views.advancement")),
+    path("organize/<slug:slug>/import/", include("podium.web.views.imports")),
     path("draws/", include("podium.web.views.draws")),
     path("desk/", include("podium.web.views.desk")),
     path("desk/<slug:slug>/results/", include("podium.web.views.results")),
@@ -26,5 +28,6 @@ urlpatterns += i18n_patterns(
     path("desk/<slug:slug>/battles/", include("podium.web.views.battles")),
     path("standings/", include("podium.web.views.standings")),
     path("prizes/", include("podium.web.views.prizes")),
+    path("export/", include("podium.web.views.exports")),
     prefix_default_language=False,
 )

@@ -1,0 +1,4 @@
+"""(being written)"""
+
+app_name = "exports"
+urlpatterns: list[object] = []

@@ -1,0 +1,4 @@
+"""(being written)"""
+
+app_name = "imports"
+urlpatterns: list[object] = []
