@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from podium.cli import bowling, rulebook, server, standings
+from podium.cli import archive, bowling, rulebook, server, standings
 
 app = typer.Typer(
     name="podium",
@@ -17,6 +17,8 @@ app.add_typer(rulebook.app, name="rulebook")
 app.add_typer(bowling.app, name="bowling")
 app.command("standings")(standings.command)
 app.command("serve")(server.serve)
+app.command("export-event")(archive.export_event)
+app.command("import-event")(archive.import_event)
 app.command(
     "manage",
     context_settings={"allow_extra_args": True, "ignore_unknown_options": True},

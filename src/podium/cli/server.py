@@ -7,7 +7,8 @@ import os
 import typer
 
 
-def _django() -> None:
+def django_ready() -> None:
+    """Sets Django up for a command that reads or writes the database."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "podium.web.settings")
     import django
 
@@ -16,7 +17,7 @@ def _django() -> None:
 
 def manage(ctx: typer.Context) -> None:
     """Run a Django management command (``podium manage migrate``, ``createsuperuser``…)."""
-    _django()
+    django_ready()
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(["podium manage", *ctx.args])
@@ -27,7 +28,7 @@ def serve(
     demo: bool = typer.Option(False, "--demo", help="Load the demo events first."),
 ) -> None:
     """Migrate the database and serve Podium (the development server, for a laptop)."""
-    _django()
+    django_ready()
     from django.core.management import call_command
 
     call_command("migrate", interactive=False, verbosity=0)

@@ -123,10 +123,16 @@ class SecondEntry(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     entered_at = models.DateTimeField()
-    idempotency_key = models.CharField(max_length=100, unique=True)
+    idempotency_key = models.CharField(max_length=100)
 
     class Meta:
         ordering = ["entered_at", "id"]
+        constraints = [
+            # A key is the client's, within one event (the service looks it up per event).
+            models.UniqueConstraint(
+                fields=["result", "idempotency_key"], name="second_entry_submitted_once"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"second entry of {self.result}"

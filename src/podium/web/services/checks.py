@@ -133,7 +133,7 @@ def second_entry_record(
         if not is_staff(by, event):
             raise Refused(_("Only an organizer or referee of this event may enter results."))
         values = clean_cells(stage, cells, teams_of(event, stage))
-        earlier = SecondEntry.objects.filter(idempotency_key=key).first()
+        earlier = SecondEntry.objects.filter(result__event=event, idempotency_key=key).first()
         if earlier is not None:
             if earlier.result_id != result.pk or earlier.cells != values:
                 raise Refused(

@@ -33,7 +33,7 @@ from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
 from podium.rules.schema import ChgkTourStage
 from podium.web.models import Entry, Event, Result, SecondEntry, Verification
-from podium.web.selectors.results import current_results, raw_row
+from podium.web.selectors.results import current_results, of_round, raw_row
 from podium.web.selectors.roles import is_staff
 from podium.web.services.base import Refused, audit
 from podium.web.services.checks import second_entry_record
@@ -284,14 +284,16 @@ def tour_check_record(
     rows: list[CheckRow] = []
     with transaction.atomic():
         current = {r.entry_id: r for r in current_results(event, stage, round)}
-        verified = Verification.objects.filter(result__in=[r.pk for r in current.values()])
+        verified = Verification.objects.filter(**of_round(event, stage, round))
         checked = set(verified.values_list("result_id", flat=True))
         for entry, mask in sheet:
             first = current.get(entry.pk)
             if first is None:
                 rows.append(CheckRow(entry, "no-first"))
                 continue
-            earlier = SecondEntry.objects.filter(idempotency_key=f"{key}/{entry.number}").first()
+            earlier = SecondEntry.objects.filter(
+                result__event=event, idempotency_key=f"{key}/{entry.number}"
+            ).first()
             if first.pk in checked and earlier is None:
                 rows.append(CheckRow(entry, "verified"))
                 continue

@@ -1,0 +1,260 @@
+"""One file with everything about an event, to move it to another machine or to keep it.
+
+Vocabulary:
+- archive: a JSON document — ``format``, ``version``, when it was written, the event (with its
+  rulebook text) and one list of rows per kind: roles, people, squads, entries and their
+  members, money, presence, draws, rounds and their signals, results with their agreements,
+  second entries and verifications, publications with their frozen tables, table steps,
+  advancements and the audit trail.
+- key: a row's place in its list, from 1, in the order the rows were made; a reference to
+  another row is that row's key, a reference to a user is the user's name. So an archive says
+  nothing about the database it came from, and exporting an imported event gives the same
+  file again (but for the slug and the time it was written).
+- kind: one list of the archive and the model it holds, in an order where every reference
+  points to an earlier kind or to an earlier row of the same kind (a correction to the result
+  it replaces).
+- user: referred to by name only. Importing finds a user of that name or makes one without a
+  password (who can be given one by an administrator); roles come with them. A person who is a
+  user's own profile is the same person on the new machine; other people are made anew.
+- left out: API tokens (secrets belong to one installation); everything else is kept.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import models, transaction
+from django.utils import timezone
+
+from podium.rules.loader import RulebookError, parse
+from podium.web.models import (
+    Advancement,
+    Agreement,
+    AuditEntry,
+    Cancellation,
+    CheckIn,
+    Draw,
+    Entry,
+    EntryMember,
+    Event,
+    EventRole,
+    Payment,
+    Person,
+    Publication,
+    Result,
+    Round,
+    SeatOffer,
+    SecondEntry,
+    Signal,
+    Squad,
+    TableStep,
+    Verification,
+)
+
+FORMAT = "podium-event"
+VERSION = 1
+
+# (kind, model, the filter that finds the event's rows)
+KINDS: tuple[tuple[str, type[models.Model], str], ...] = (
+    ("roles", EventRole, "event"),
+    ("people", Person, "memberships__entry__event"),
+    ("squads", Squad, "event"),
+    ("entries", Entry, "event"),
+    ("members", EntryMember, "entry__event"),
+    ("payments", Payment, "entry__event"),
+    ("cancellations", Cancellation, "entry__event"),
+    ("check_ins", CheckIn, "entry__event"),
+    ("seat_offers", SeatOffer, "absent__event"),
+    ("draws", Draw, "event"),
+    ("rounds", Round, "event"),
+    ("signals", Signal, "event"),
+    ("results", Result, "event"),
+    ("agreements", Agreement, "result__event"),
+    ("second_entries", SecondEntry, "result__event"),
+    ("verifications", Verification, "result__event"),
+    ("publications", Publication, "event"),
+    ("table_steps", TableStep, "event"),
+    ("advancements", Advancement, "event"),
+    ("audit", AuditEntry, "event"),
+)
+KIND_OF = {model: kind for kind, model, _ in KINDS}
+EVENT_FIELDS = (
+    "slug", "title", "rulebook_key", "rulebook_text", "starts_at", "timezone", "venue",
+    "language", "status", "created_at",
+)  # fmt: skip
+
+
+class ArchiveError(ValueError):
+    """An archive that cannot be imported, with the reason."""
+
+
+def _fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
+    return [f for f in model._meta.concrete_fields if not f.primary_key]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dt.datetime | dt.date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    return value
+
+
+def _rows(event: Event, model: type[models.Model], path: str) -> list[models.Model]:
+    return list(model.objects.filter(**{path: event}).distinct().order_by("pk"))  # type: ignore[attr-defined]
+
+
+def export_event(event: Event) -> dict[str, Any]:
+    """The archive of ``event`` (see the vocabulary)."""
+    keys: dict[type[models.Model], dict[int, int]] = {}
+    document: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "event": {name: _plain(getattr(event, name)) for name in EVENT_FIELDS},
+    }
+    for kind, model, path in KINDS:
+        rows = _rows(event, model, path)
+        keys[model] = {row.pk: n for n, row in enumerate(rows, 1)}
+        out = []
+        for row in rows:
+            data: dict[str, Any] = {}
+            for field in _fields(model):
+                value = getattr(row, field.attname)
+                if field.is_relation and value is not None:
+                    target = field.related_model
+                    if target is Event:
+                        continue
+                    if target is get_user_model():
+                        value = getattr(row, field.name).get_username()
+                    else:
+                        value = keys[target][value]  # type: ignore[index]
+                elif field.is_relation and field.related_model is Event:
+                    continue
+                data[field.name] = _plain(value)
+            out.append(data)
+        document[kind] = out
+    return document
+
+
+def dumps(document: dict[str, Any]) -> str:
+    return json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True)
+
+
+@contextmanager
+def _kept_times(model: type[models.Model]) -> Iterator[None]:
+    """Lets rows keep the times they were made at (``auto_now_add`` would set "now")."""
+    stamped = [f for f in _fields(model) if getattr(f, "auto_now_add", False)]
+    for field in stamped:
+        field.auto_now_add = False  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        for field in stamped:
+            field.auto_now_add = True  # type: ignore[attr-defined]
+
+
+def _value(field: models.Field[Any, Any], value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(field, models.DateTimeField):
+        return dt.datetime.fromisoformat(value)
+    if isinstance(field, models.DateField):
+        return dt.date.fromisoformat(value)
+    if isinstance(field, models.DecimalField):
+        return Decimal(value)
+    return value
+
+
+def _user(name: str, users: dict[str, Any]) -> Any:
+    if name not in users:
+        model = get_user_model()
+        user = model.objects.filter(username=name).first()
+        if user is None:
+            user = model.objects.create_user(name)
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+        users[name] = user
+    return users[name]
+
+
+def _check(document: Any) -> None:
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise ArchiveError("this is not a Podium event archive")
+    if document.get("version") != VERSION:
+        raise ArchiveError(
+            f"archive version {document.get('version')!r}; this Podium reads version {VERSION}"
+        )
+    missing = [k for k in ("event", *(kind for kind, _, _ in KINDS)) if k not in document]
+    if missing:
+        raise ArchiveError(f"the archive has no {', '.join(missing)}")
+
+
+def import_event(document: dict[str, Any], *, slug: str | None = None) -> Event:
+    """Creates the event of an archive, all or nothing; ``slug`` gives it another address."""
+    _check(document)
+    fields = dict(document["event"])
+    fields["slug"] = slug or fields["slug"]
+    if Event.objects.filter(slug=fields["slug"]).exists():
+        raise ArchiveError(f"an event '{fields['slug']}' exists already: import it under --slug")
+    try:
+        parse(fields["rulebook_text"], f"archive:{fields['slug']}")
+    except RulebookError as exc:
+        raise ArchiveError(f"its rulebook does not load: {exc}") from None
+    users: dict[str, Any] = {}
+    made: dict[type[models.Model], dict[int, models.Model]] = {}
+    with transaction.atomic():
+        event_fields = {f.name: f for f in _fields(Event)}
+        with _kept_times(Event):
+            event = Event.objects.create(
+                **{k: _value(event_fields[k], v) for k, v in fields.items()}
+            )
+        for kind, model, _path in KINDS:
+            made[model] = {}
+            by_name = {f.name: f for f in _fields(model)}
+            with _kept_times(model):
+                for n, data in enumerate(document[kind], 1):
+                    row = _row(model, by_name, data, event, made, users)
+                    made[model][n] = row
+    return event
+
+
+def _row(
+    model: type[models.Model],
+    fields: dict[str, models.Field[Any, Any]],
+    data: dict[str, Any],
+    event: Event,
+    made: dict[type[models.Model], dict[int, models.Model]],
+    users: dict[str, Any],
+) -> models.Model:
+    values: dict[str, Any] = {}
+    for name, field in fields.items():
+        if field.is_relation and field.related_model is Event:
+            values[name] = event
+            continue
+        if name not in data:
+            continue
+        value = data[name]
+        if field.is_relation and value is not None:
+            if field.related_model is get_user_model():
+                values[name] = _user(value, users)
+            else:
+                try:
+                    values[name] = made[field.related_model][value]  # type: ignore[index]
+                except KeyError:
+                    raise ArchiveError(
+                        f"{KIND_OF[model]}: {name} refers to a row the archive does not hold"
+                    ) from None
+        else:
+            values[name] = _value(field, value)
+    if model is Person and values.get("user") is not None:
+        own = Person.objects.filter(user=values["user"]).first()
+        if own is not None:
+            return own  # a user's own profile: the same person on this machine
+    return model.objects.create(**values)  # type: ignore[attr-defined]
