@@ -164,7 +164,7 @@ def test_stage_page_shows_places_marks_reasons_and_unverified(cz: Any) -> None:
     assert "unverified" in anna_cells[5]
     assert cells(row_html(html, "A", 4))[:2] == ["2–3.", "3–4."]  # the tie
     # the "why" of every row, with its clauses
-    assert html.count("<details>") == 4
+    assert html.count('<td class="why"><details>') == 4
     anna_why = row_html(html, "A", 1)
     assert "Shares places 3rd–4th: equal on finish, time, pieces placed" in anna_why
     assert "Below Bohdan Malý on time: 1:10:00 against 1:05:00" in anna_why
