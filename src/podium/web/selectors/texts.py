@@ -8,10 +8,13 @@ Vocabulary:
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
+
+from podium.rules.schema import Stage
 
 # The English texts of the four preset rulebooks (titles, labels, short phrases), so that their
 # public pages can show them in the visitor's language; a custom rulebook's texts show as written.
@@ -98,6 +101,18 @@ PRESET_TEXTS = (
 def rt(text: str | None) -> str:
     """A text from the rulebook, in the active language when it is one of the presets' texts."""
     return _(text) if text else ""
+
+
+def table_title(table: Any, stage: Stage) -> str:
+    """The title of one table of a stage (the stage, one of its groups, or a division) in the
+    active language; ``table`` is the engine's or a frozen document's (a dict)."""
+    key = table["key"] if isinstance(table, dict) else table.key
+    title = table["title"] if isinstance(table, dict) else table.title
+    if key in stage.groups:
+        return _("%(stage)s — group %(group)s") % {"stage": rt(stage.title), "group": key}
+    if key == "all":
+        return rt(stage.title)
+    return rt(title)
 
 
 # --- The event page --------------------------------------------------------------------------

@@ -2,8 +2,7 @@
 
 Vocabulary:
 - preset text: see ``podium.web.selectors.texts``; ``rt`` shows one in the active language.
-- table title: the title of one table of a stage: the stage itself, one of its groups, or a
-  division (whose title is a preset text too).
+- table title: see ``podium.web.selectors.texts.table_title``.
 """
 
 from __future__ import annotations
@@ -11,26 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.translation import gettext as _
 
 from podium.rules.schema import Stage
-from podium.web.selectors.texts import rt as _rt
+from podium.web.selectors import texts
 
 register = template.Library()
 
 
 @register.filter
 def rt(text: str | None) -> str:
-    return _rt(text)
+    return texts.rt(text)
 
 
 @register.filter
 def table_title(table: Any, stage: Stage) -> str:
-    """A standings table's title in the reader's language (a live table or a frozen one)."""
-    key = table["key"] if isinstance(table, dict) else table.key
-    title = table["title"] if isinstance(table, dict) else table.title
-    if key in stage.groups:
-        return _("%(stage)s — group %(group)s") % {"stage": _rt(stage.title), "group": key}
-    if key == "all":
-        return _rt(stage.title)
-    return _rt(title)
+    return texts.table_title(table, stage)

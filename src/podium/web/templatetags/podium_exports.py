@@ -1,0 +1,27 @@
+"""Template tags of the PDF exports.
+
+Vocabulary:
+- cell: one typed value of an export row, as text (see ``podium.web.exports.cells``); a moment
+  reads in the active language's short date-and-time format, in the event's time zone.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django import template
+from django.utils import formats
+
+from podium.web.exports.cells import cell_text, local
+from podium.web.selectors.exports import Column, Document
+
+register = template.Library()
+
+
+@register.simple_tag
+def cell(row: dict[str, Any], column: Column, document: Document) -> str:
+    value = row.get(column.key)
+    if isinstance(value, dt.datetime):
+        return formats.date_format(local(value, document.zone), "SHORT_DATETIME_FORMAT")
+    return cell_text(value, column, document.zone)
