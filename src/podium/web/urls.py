@@ -19,6 +19,7 @@ urlpatterns += i18n_patterns(
     path("organize/<slug:slug>/calendar/", include("podium.web.views.calendar")),
     path("organize/<slug:slug>/advancement/", include("podium.web.views.advancement")),
     path("organize/<slug:slug>/import/", include("podium.web.views.imports")),
+    path("organize/<slug:slug>/tokens/", include("podium.web.views.tokens")),
     path("draws/", include("podium.web.views.draws")),
     path("desk/", include("podium.web.views.desk")),
     path("desk/<slug:slug>/results/", include("podium.web.views.results")),

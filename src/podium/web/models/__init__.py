@@ -10,10 +10,12 @@ from podium.web.models.people import Person
 from podium.web.models.presence import CheckIn, SeatOffer
 from podium.web.models.results import Agreement, Publication, Result, SecondEntry, Verification
 from podium.web.models.rounds import Round, Signal, TableStep
+from podium.web.models.tokens import ApiToken
 
 __all__ = [
     "Advancement",
     "Agreement",
+    "ApiToken",
     "AuditEntry",
     "Cancellation",
     "CheckIn",
