@@ -21,6 +21,7 @@ from django.utils import timezone
 from podium.web.models import (
     Advancement,
     Agreement,
+    ApiToken,
     AuditEntry,
     Cancellation,
     CheckIn,
@@ -56,6 +57,8 @@ NAMESPACES = (
     "calendar",
     "publication",
     "advancement",
+    "tokens",
+    "imports",
 )
 MODELS = (
     Event,
@@ -79,6 +82,7 @@ MODELS = (
     Signal,
     TableStep,
     Advancement,
+    ApiToken,
 )
 SECRET = "Zdeňka Tajná"
 

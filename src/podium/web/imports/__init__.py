@@ -1,0 +1,12 @@
+"""Readers for what organizers upload: spreadsheets of entrants, results files, ChGK sheets.
+
+Vocabulary:
+- sheet: an uploaded table read into text cells — a header and numbered rows
+  (``podium.web.imports.files``).
+- entrant fields: the Podium fields a column of an entrants sheet can be mapped to, and the
+  guess from its header (``podium.web.imports.fields``).
+- rating results: the ChGK rating site's JSON shape of a tournament's results, and the
+  normalized venue sheets (``podium.web.imports.rating``).
+
+Nothing here writes; the services in ``podium.web.services.imports`` do.
+"""
