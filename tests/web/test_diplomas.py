@@ -18,10 +18,8 @@ Hand-worked (it-puzzle-party, the first 3 pairs whoever they are): #4 Rossi/Bian
 #2 Dubois/Martin (FR) 0:55:00, #1 Verdi/Neri 1:00:00, #3 Russo/Gallo 1:05:00 → diplomas for
 #4, #2 and #1 with the same (neutral) wording for everyone.
 
-Translations: the lead translates the new wording after ``makemessages``. Until then the
-fixture ``provisional_wording`` puts the Czech, Russian and Italian forms below into the
-catalogs for the msgids that have no translation yet, so these tests check the real catalogs
-as soon as they exist.
+The wording comes from the real Czech, Russian and Italian catalogues (``pgettext`` with
+the contexts male, female, plural and unknown gender).
 """
 
 from __future__ import annotations
@@ -38,7 +36,6 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
-from django.utils.translation import trans_real
 from pypdf import PdfReader
 
 from podium.web.models import Entry, EntryMember, Event, Person, Round
@@ -47,38 +44,12 @@ from podium.web.services.checks import result_confirm, second_entry_record
 from podium.web.services.publication import publication_set
 from podium.web.services.results import result_record
 
-MSGID = "took %(place)s place"
-PROVISIONAL = {
-    "cs": {
-        "male": "obsadil %(place)s místo",
-        "female": "obsadila %(place)s místo",
-        "plural": "obsadili %(place)s místo",
-        "unknown gender": "obsadil(a) %(place)s místo",
-    },
-    "ru": {
-        "male": "занял %(place)s место",
-        "female": "заняла %(place)s место",
-        "plural": "заняли %(place)s место",
-        "unknown gender": "занял(а) %(place)s место",
-    },
-    "it": dict.fromkeys(("male", "female", "plural", "unknown gender"), "%(place)s posto"),
-}
-
 
 @pytest.fixture(autouse=True)
-def provisional_wording() -> Iterator[None]:
-    added = []
-    for language, forms in PROVISIONAL.items():
-        catalog = trans_real.translation(language)._catalog
-        for context, text in forms.items():
-            key = f"{context}\x04{MSGID}"
-            if key not in catalog:
-                catalog._catalogs[0][key] = text
-                added.append((catalog, key))
+def _clean() -> Iterator[None]:
+    """Diplomas are rendered in the event's language; pages cache per version tag."""
     cache.clear()
     yield
-    for catalog, key in added:
-        del catalog._catalogs[0][key]
     translation.activate("en")
 
 
