@@ -18,6 +18,7 @@ from podium.engine.draws import (
     LaneDraw,
     LaneSeat,
     american_schedule,
+    battle_schedule,
     lane_for_frame,
     lane_pairs,
     number_tables,
@@ -310,3 +311,66 @@ def test_hosts_by_hand_and_refusals() -> None:
         tour_hosts([], ["1"], "h")
     with pytest.raises(DrawError, match="repeat"):
         tour_hosts([1], ["1", "1"], "h")
+
+
+# --- Brainball: a double round-robin on two stages at once ------------------------------------
+
+
+@pytest.mark.parametrize("teams", [4, 5, 9, 10])
+def test_battle_schedule_meets_every_pair_twice_with_sides_swapped(teams: int) -> None:
+    schedule = battle_schedule(range(1, teams + 1), "season-2026")
+    assert len(schedule.bouts) == teams * (teams - 1)  # n(n-1)/2 pairs, twice
+    for round_ in (1, 2):
+        sides = [(b.team1, b.team2) for b in schedule.bouts if b.round == round_]
+        assert len({frozenset(s) for s in sides}) == len(sides) == teams * (teams - 1) // 2
+    first = {(b.team1, b.team2) for b in schedule.bouts if b.round == 1}
+    second = {(b.team2, b.team1) for b in schedule.bouts if b.round == 2}
+    assert first == second
+
+
+@pytest.mark.parametrize("teams", [4, 5, 9, 10])
+def test_battle_schedule_never_puts_a_team_in_two_battles_at_once(teams: int) -> None:
+    schedule = battle_schedule(range(1, teams + 1), "season-2026")
+    slots: dict[tuple[int, int, int], list[int]] = {}
+    stages: dict[tuple[int, int, int], list[int]] = {}
+    days: Counter[tuple[int, int, int]] = Counter()
+    for b in schedule.bouts:
+        at = (b.round, b.day, b.slot)
+        slots.setdefault(at, []).extend((b.team1, b.team2))
+        stages.setdefault(at, []).append(b.stage)
+        for team in (b.team1, b.team2):
+            days[(b.round, b.day, team)] += 1
+    assert all(len(t) == len(set(t)) for t in slots.values())
+    assert all(sorted(s) in ([1], [2], [1, 2]) for s in stages.values())
+    assert set(days.values()) == {1}  # one battle per team and matchday
+    # An odd number of teams: one rests each matchday; 2(n-1) or 2n matchdays in all.
+    assert len({(b.round, b.day) for b in schedule.bouts}) == 2 * (teams - 1 + teams % 2)
+
+
+@pytest.mark.parametrize("teams", [4, 5, 9, 10])
+def test_battle_schedule_balances_the_stages(teams: int) -> None:
+    schedule = battle_schedule(range(1, teams + 1), "season-2026")
+    per_stage = Counter(b.stage for b in schedule.bouts)
+    assert abs(per_stage[1] - per_stage[2]) <= 1
+    for team in range(1, teams + 1):
+        mine = Counter(b.stage for b in schedule.of(team))
+        assert mine[1] + mine[2] == 2 * (teams - 1)
+        assert abs(mine[1] - mine[2]) <= 2
+
+
+def test_battle_schedule_is_fixed_by_its_seed_and_refuses_a_lone_team() -> None:
+    a = battle_schedule([3, 1, 2, 4], "abc")
+    assert a == battle_schedule([4, 3, 2, 1], "abc")
+    assert a.seed == "abc"
+    assert a.algorithm == ALGORITHM
+    # Pinned: the first matchday of seed "abc", and another seed pairs other teams first.
+    assert [(b.day, b.slot, b.stage, b.team1, b.team2) for b in a.bouts[:2]] == [
+        (1, 1, 1, 1, 4),
+        (1, 1, 2, 2, 3),
+    ]
+    assert [(b.team1, b.team2) for b in battle_schedule([1, 2, 3, 4], "xyz").bouts[:2]] == [
+        (1, 3),
+        (4, 2),
+    ]
+    with pytest.raises(DrawError, match="at least two teams"):
+        battle_schedule([1], "abc")

@@ -5,9 +5,11 @@ from decimal import Decimal
 import pytest
 
 from podium.engine import criteria as _criteria  # noqa: F401  (registers the criteria)
+from podium.engine.compute import compute_standings
 from podium.engine.entries import Entry, Reason
+from podium.engine.inputs import RawRow
 from podium.engine.standings import Row, Table, build_table, split_points
-from podium.rules.loader import parse
+from podium.rules.loader import load, parse
 from podium.rules.schema import Points, Stage
 
 CHGK_POINTS = Points(per_place=tuple(Decimal(p) for p in (12, 10, 8, 7, 6, 5, 4, 3, 2, 1)))
@@ -204,3 +206,17 @@ def test_prizes_go_to_official_places_only() -> None:
 def test_prizes_by_overall_place_when_not_official_only() -> None:
     rows = rows_by_id(prize_field(official_only=False))
     assert [r.entry.id for r in rows.values() if r.prize] == ["alice", "zuzana", "boris"]
+
+
+def test_footnotes_join_the_reasons_of_the_rows_they_name() -> None:
+    book = load("deti-kolomny")
+    raw = [
+        RawRow(2, {"id": "a", "name": "A", "questions": "9"}),
+        RawRow(3, {"id": "b", "name": "B", "questions": "7"}),
+    ]
+    verdict = Reason("п. 14", "Appeal 3 upheld: the answer to question 5 was accepted")
+    [table] = compute_standings(book, "chgk-tour", raw, notes={"b": [verdict]}).tables
+    a, b = table.rows
+    assert verdict not in a.reasons
+    assert b.reasons[-1] == verdict
+    assert b.reasons[:-1] == compute_standings(book, "chgk-tour", raw).tables[0].rows[1].reasons

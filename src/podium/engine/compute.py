@@ -1,18 +1,20 @@
 """The engine's front door: a rulebook, a stage key and raw rows in; standings out.
 
-Vocabulary: see ``podium.engine.formats`` and ``podium.engine.standings``.
+Vocabulary: see ``podium.engine.formats`` and ``podium.engine.standings``; a footnote is a
+reason added to an entrant's row from outside its result (a jury's verdict, a sanction).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
 
 from podium.engine import criteria as _criteria  # noqa: F401  (registers the criteria)
 from podium.engine.collector import paused_gc
+from podium.engine.entries import Reason
 from podium.engine.errors import InputError, Problem
 from podium.engine.inputs import RawRow
-from podium.engine.standings import Standings, Table
+from podium.engine.standings import Standings, Table, with_notes
 from podium.rules.schema import Rulebook, Stage
 
 FORMAT_MODULES = {
@@ -29,7 +31,14 @@ TablesFn = Callable[[Rulebook, Stage, Sequence[RawRow]], list[Table]]
 
 
 @paused_gc
-def compute_standings(rulebook: Rulebook, stage_key: str, rows: Sequence[RawRow]) -> Standings:
+def compute_standings(
+    rulebook: Rulebook,
+    stage_key: str,
+    rows: Sequence[RawRow],
+    notes: Mapping[str, Sequence[Reason]] | None = None,
+) -> Standings:
+    """The standings of one stage from its rows; ``notes``: footnotes by entrant id, each with
+    its clause, added to that entrant's reasons (a ruling that changed its result)."""
     try:
         stage = rulebook.stage(stage_key)
     except KeyError:
@@ -41,4 +50,7 @@ def compute_standings(rulebook: Rulebook, stage_key: str, rows: Sequence[RawRow]
         raise InputError([Problem("", "the results file has no rows")])
     module = import_module(FORMAT_MODULES[stage.format])
     tables: TablesFn = module.tables
-    return Standings(rulebook.key, stage.key, tuple(tables(rulebook, stage, rows)))
+    built = tables(rulebook, stage, rows)
+    if notes:
+        built = [with_notes(table, notes) for table in built]
+    return Standings(rulebook.key, stage.key, tuple(built))

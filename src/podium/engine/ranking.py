@@ -108,6 +108,7 @@ class Placed:
     place_to: int
     split: Split | None
     playoff: bool
+    settled: str | None = None  # how a play-off placed it (``podium.engine.playoff``)
 
     @property
     def tied(self) -> bool:

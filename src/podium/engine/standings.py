@@ -13,8 +13,8 @@ Vocabulary:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Protocol
 
@@ -22,6 +22,7 @@ from podium.engine import criteria as _criteria  # noqa: F401  (registers the cr
 from podium.engine.advancement import Decision, advance
 from podium.engine.collector import paused_gc
 from podium.engine.entries import Entry, Reason
+from podium.engine.playoff import settle
 from podium.engine.ranking import (
     Criterion,
     Placed,
@@ -48,6 +49,17 @@ class Given:
 
     def reasons(self, row: Row) -> tuple[Reason, ...]:
         return self.items
+
+
+@dataclass(frozen=True, slots=True)
+class Footnoted:
+    """A row's own reasons, then the footnotes added to it."""
+
+    base: Explanation
+    extra: tuple[Reason, ...]
+
+    def reasons(self, row: Row) -> tuple[Reason, ...]:
+        return (*self.base.reasons(row), *self.extra)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +96,17 @@ class Standings:
     tables: tuple[Table, ...]
 
 
+def with_notes(table: Table, notes: Mapping[str, Sequence[Reason]]) -> Table:
+    """The table with ``notes`` added to the reasons of the rows they name (by entrant id)."""
+    rows = tuple(
+        replace(row, why=Footnoted(row.why, tuple(notes[row.entry.id])))
+        if row.entry.id in notes
+        else row
+        for row in table.rows
+    )
+    return Table(table.key, table.title, rows)
+
+
 def split_points(place: int, place_to: int, points: Points) -> Decimal:
     """The points of places ``place``…``place_to``, shared equally and rounded (half up)."""
     table = points.per_place
@@ -95,7 +118,14 @@ def split_points(place: int, place_to: int, points: Points) -> Decimal:
 
 
 @paused_gc
-def build_table(key: str, title: str, entries: Sequence[Entry], stage: Stage) -> Table:
+def build_table(
+    key: str,
+    title: str,
+    entries: Sequence[Entry],
+    stage: Stage,
+    playoffs: Mapping[str, Sequence[int]] | None = None,
+) -> Table:
+    """``playoffs``: play-off results by entrant id, settling the ties held for a play-off."""
     ranking = stage.ranking
     criteria = criteria_for([c.key for c in ranking.criteria])
     zone = None
@@ -103,6 +133,8 @@ def build_table(key: str, title: str, entries: Sequence[Entry], stage: Stage) ->
         first, last = ranking.playoff.places
         zone = PlayoffZone(ranking.playoff.after, first, last)
     placed = rank(entries, criteria, playoff=zone)
+    if playoffs:
+        placed = settle(placed, playoffs)
     official = official_places(placed)
     scope = f" in group {key}" if key in stage.groups else ""
     decisions = advance(placed, stage.advancement, key, scope) if stage.advancement else {}
@@ -196,7 +228,10 @@ class _TableExplanation:
             values = [(c, c.column([p.entry])[0]) for c in shown if isinstance(c, RowCriterion)]
             text = ", ".join(c.phrase(v) for c, v in values if v is not None)
             reasons.append(Reason(clauses[criteria[0].key], f"First: {text}"))
-        if p.tied:
+        if p.settled is not None:
+            playoff = ranking.playoff
+            reasons.append(Reason(playoff.clause if playoff else None, p.settled))
+        elif p.tied:
             shared = span(p.place, p.place_to)
             playoff = ranking.playoff
             if p.playoff and playoff is not None:

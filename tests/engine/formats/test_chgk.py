@@ -532,3 +532,43 @@ def test_deti_kolomny_preset_tour_and_season() -> None:
     assert got["b"][:3] == (1, 2, True)
     assert got["c"][:3] == (3, 3, False)
     assert got["c"][3]["place_sum"] == Decimal(6)  # absent from tour 1 (3rd), 3rd in tour 2
+
+
+def test_a_sanctioned_team_counts_zero_questions_in_the_tour_with_the_clause() -> None:
+    book = load("deti-kolomny")
+    [table] = tables(
+        book,
+        book.stage("chgk-tour"),
+        rows(
+            {"id": "a", "name": "A", "questions": "12", "sanctioned": "yes"},
+            {"id": "b", "name": "B", "questions": "10", "sanctioned": "no"},
+            {"id": "c", "name": "C", "questions": "9"},
+            {"id": "d", "name": "D", "questions": "0"},
+        ),
+    )
+    # A took most but counts 0: B 1st (12), C 2nd (10), A and D share 3rd–4th ((8 + 7) / 2).
+    assert [(r.entry.id, *places(r)) for r in table.rows] == [
+        ("b", 1, 1, 1, 1, Decimal("12.000")),
+        ("c", 2, 2, 2, 2, Decimal("10.000")),
+        ("a", 3, 4, 3, 4, Decimal("7.500")),
+        ("d", 3, 4, 3, 4, Decimal("7.500")),
+    ]
+    a = by_id(table)["a"]
+    assert a.entry.score == "0 q (sanction; 12 taken)"
+    assert [(n.clause, n.text) for n in a.entry.notes] == [
+        (
+            "п. 8: … результат провинившейся команды в туре ЧГК принимается за 0",
+            "Tour result counted as 0 under a sanction (12 questions taken)",
+        )
+    ]
+
+
+def test_the_sanctioned_column_is_yes_or_no() -> None:
+    assert problems_of(
+        lambda: tour(BOOK, rows({"id": "a", "name": "A", "questions": "3", "sanctioned": "maybe"}))
+    ) == [
+        (
+            "row 2, column sanctioned",
+            "'maybe' is not one of 'yes', 'no', 'y', 'n', 'true', 'false', '1', '0'",
+        )
+    ]

@@ -240,6 +240,33 @@ def test_a_sanctioned_battle_counts_as_played_zero_six() -> None:
     ]
 
 
+def test_the_sanctioned_column_turns_a_battle_into_the_offenders_zero_six_loss() -> None:
+    raw = rows(*SEASON)
+    # Battle 3 was drawn 3:3 by A and C; C fielded a player it had not registered.
+    raw[2] = RawRow(raw[2].line, {**raw[2].cells, "sanctioned": "C"})
+    teams = by_id(table_of(raw))
+    # A: 10 + 1 (the draw becomes a win) = 11; C: 7 - 1 = 6, so B (7) is alone in 2nd.
+    assert [(t, teams[t].rank, teams[t].entry.score) for t in "ABCD"] == [
+        ("A", 1, "11 pts (5–1–0, 27:8)"),
+        ("B", 2, "7 pts (3–1–2, 18:16)"),
+        ("C", 3, "6 pts (2–2–2, 19:17)"),
+        ("D", 4, "0 pts (0–0–6, 5:28)"),
+    ]
+    assert "Round 1, battle 3: lost to A 0:6, recorded as a loss for C under a sanction" in [
+        n.text for n in teams["C"].entry.notes
+    ]
+
+
+def test_the_sanctioned_column_must_name_a_team_of_the_battle() -> None:
+    raw = rows(*SEASON)
+    raw[2] = RawRow(raw[2].line, {**raw[2].cells, "sanctioned": "B"})
+    with pytest.raises(InputError) as caught:
+        table_of(raw)
+    assert [(p.where, p.message) for p in caught.value.problems] == [
+        ("row 4, column sanctioned", "'B' did not play this battle (A against C)")
+    ]
+
+
 # --- Properties and the preset ----------------------------------------------------------------
 
 TEAMS = ("A", "B", "C", "D", "E")

@@ -15,6 +15,12 @@ Vocabulary:
   it spans (2nd–3rd → 2.5).
 - absent: a team with no row in a tour; for the sum of places it stands after the tour's last
   official team (n + 1 for n official teams) and takes no points and no questions.
+- sanctioned: a team whose tour result counts as 0 under a sanction (``sanctioned: yes``; п. 8:
+  a player not on its roster, or who played for another team); it keeps its place in the list
+  of teams that played, with 0 questions.
+- play-off: the extra match that settles a tie for a prize place of the season (п. 12): one row
+  per tied team with ``tour: playoff`` and ``playoff``, the questions it took in the 6-question
+  match and then each single extra question (``4 1 0``); see ``podium.engine.playoff``.
 """
 
 from __future__ import annotations
@@ -28,10 +34,19 @@ from podium.engine.classification import classify
 from podium.engine.entries import Entry, Reason
 from podium.engine.errors import InputError, Problem, Problems
 from podium.engine.formats.common import members_range
-from podium.engine.inputs import Competitor, RawRow, Reader, read_competitors, require_columns
+from podium.engine.inputs import (
+    YES_NO,
+    Competitor,
+    RawRow,
+    Reader,
+    read_competitors,
+    require_columns,
+)
+from podium.engine.playoff import uneven
 from podium.engine.standings import Table, build_table
 from podium.rules.schema import ChgkSeasonStage, ChgkTourStage, Rulebook, Stage
 
+PLAYOFF = "playoff"
 MARKS = {"1": "taken", "0": "not taken", "X": "withdrawn", "?": "disputed"}
 _MARKS_HELP = ", ".join(f"{mark} ({meaning})" for mark, meaning in MARKS.items())
 _MARK_SET = frozenset(MARKS)
@@ -219,22 +234,47 @@ def tour_entries(
     """One entry per team of one tour, classified (an unscored team plays outside, п. 10)."""
     clause = _appeal_clause(rulebook)
     members = members_range(rulebook, stage)
+    reader = Reader(problems)
+    by_line = {row.line: row for row in rows}
     entries: list[Entry] = []
     for result in read_tour(rows, competitors, stage.questions, problems):
         team = result.competitor
         klass, outside = classify(team, rulebook, problems, members=members)
+        notes = _mask_notes(result.mask, clause)
+        taken, score = result.taken, f"{result.taken} q"
+        row = by_line[team.line]
+        sanctioned: bool | None = None
+        if "sanctioned" in row.cells:
+            sanctioned = reader.choice(row, "sanctioned", YES_NO)
+        if sanctioned:
+            notes = (*notes, _sanction_note(rulebook, result.taken))
+            taken, score = 0, f"0 q (sanction; {result.taken} taken)"
         entries.append(
             Entry(
                 id=team.id,
                 name=team.name,
-                metrics={"questions": result.taken},
-                score=f"{result.taken} q",
+                metrics={"questions": taken},
+                score=score,
                 klass=klass,
                 outside=outside,
-                notes=_mask_notes(result.mask, clause),
+                notes=notes,
             )
         )
     return entries
+
+
+def _sanction_note(rulebook: Rulebook, taken: int) -> Reason:
+    """Why a team's tour counts 0: the sanction whose effect is ``tour-result-zero``."""
+    clause = next(
+        (
+            e.clause or s.clause
+            for s in rulebook.sanctions
+            for e in s.effects
+            if e.kind == "tour-result-zero"
+        ),
+        None,
+    )
+    return Reason(clause, f"Tour result counted as 0 under a sanction ({taken} questions taken)")
 
 
 def _require_columns(rows: Sequence[RawRow], required: Sequence[str]) -> None:
@@ -285,7 +325,10 @@ def season_table(rulebook: Rulebook, stage: ChgkSeasonStage, rows: Sequence[RawR
     _require_columns(rows, ["id", "tour"])
     problems = Problems()
     competitors = read_competitors(rows, problems, unique_per="tour")
-    by_tour = _split_by_tour(Reader(problems), rows, competitors)
+    reader = Reader(problems)
+    playoffs = _playoff_results(reader, rows, competitors)
+    in_tours = [(r, c) for r, c in zip(rows, competitors, strict=True) if not _is_playoff(r)]
+    by_tour = _split_by_tour(reader, [r for r, _ in in_tours], [c for _, c in in_tours])
     # Tours are read in the order they first appear, so their problems come in file order.
     entries = {
         tour: tour_entries(rulebook, tour_stage, tour_rows, tour_competitors, problems)
@@ -297,7 +340,71 @@ def season_table(rulebook: Rulebook, stage: ChgkSeasonStage, rows: Sequence[RawR
     tables = [
         build_table(tour, f"{tour_stage.title} {tour}", entries[tour], tour_stage) for tour in tours
     ]
-    return build_table("all", stage.title, _season_entries(stage, tour_stage, tables), stage)
+    season = _season_entries(stage, tour_stage, tables)
+    if playoffs:
+        _check_playoffs(playoffs, build_table("all", stage.title, season, stage), problems)
+    return build_table("all", stage.title, season, stage, playoffs.results if playoffs else None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Playoffs:
+    results: dict[str, tuple[int, ...]]
+    lines: dict[str, int]
+
+    def __bool__(self) -> bool:
+        return bool(self.results)
+
+
+def _check_playoffs(playoffs: _Playoffs, unsettled: Table, problems: Problems) -> None:
+    """Only teams held for a play-off have one, and the teams still tied played as many
+    extra questions each."""
+    held = [r.placed for r in unsettled.rows if r.playoff and r.placed is not None]
+    ids = {p.entry.id for p in held}
+    for team, line in sorted(playoffs.lines.items(), key=lambda kv: kv[1]):
+        if team not in ids:
+            problems.add(
+                f"row {line}, column playoff",
+                f"'{team}' is not tied for a prize place: it has no play-off",
+            )
+    for a, b in uneven(held, playoffs.results):
+        longer, shorter = (a, b) if len(playoffs.results[a]) > len(playoffs.results[b]) else (b, a)
+        problems.add(
+            f"row {playoffs.lines[shorter]}, column playoff",
+            f"'{shorter}' and '{longer}' are still tied, but '{longer}' played more extra "
+            "questions: each is asked of every team still tied",
+        )
+    problems.raise_if_any()
+
+
+def _is_playoff(row: RawRow) -> bool:
+    return (row.cells.get("tour") or "").strip().casefold() == PLAYOFF
+
+
+def _playoff_results(
+    reader: Reader, rows: Sequence[RawRow], competitors: Sequence[Competitor | None]
+) -> _Playoffs:
+    """Each tied team's play-off: ``playoff`` holds the match's questions, then each extra one."""
+    results: dict[str, tuple[int, ...]] = {}
+    lines: dict[str, int] = {}
+    for row, team in zip(rows, competitors, strict=True):
+        if not _is_playoff(row) or team is None:
+            continue
+        parts = reader.text(row, "playoff").replace(",", " ").split()
+        if not parts or not all(p.isdigit() for p in parts):
+            reader.problems.add(
+                reader.where(row, "playoff"),
+                "the questions taken in the play-off match, then each extra question: '4 1 0'",
+            )
+            continue
+        values = tuple(int(p) for p in parts)
+        if any(v > 1 for v in values[1:]):
+            reader.problems.add(
+                reader.where(row, "playoff"), "each extra question is taken (1) or not (0)"
+            )
+            continue
+        results[team.id] = values
+        lines[team.id] = row.line
+    return _Playoffs(results, lines)
 
 
 def _tour_stage(rulebook: Rulebook, stage: ChgkSeasonStage) -> ChgkTourStage:

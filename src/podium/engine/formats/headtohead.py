@@ -9,7 +9,7 @@ Vocabulary:
 - versus: the match points a team earned against each opponent, for the head-to-head criterion.
 - question difference: questions won minus questions lost over all battles.
 - sanction loss: a battle recorded as lost 0:N by a team that broke the roster rules (п. 8),
-  whatever was played.
+  whatever was played (the optional column ``sanctioned`` names that team).
 """
 
 from __future__ import annotations
@@ -76,7 +76,17 @@ def read_battles(
             _check_meeting(reader, row, round_, frozenset((team1, team2)), meetings)
         if len(problems) > before or round_ is None or score1 is None or score2 is None:
             continue
-        battles.append(Battle(battle_id, round_, team1, team2, score1, score2))
+        battle = Battle(battle_id, round_, team1, team2, score1, score2)
+        offender = reader.text(row, "sanctioned")
+        if offender:
+            if offender not in (team1, team2):
+                reader.problems.add(
+                    reader.where(row, "sanctioned"),
+                    f"'{offender}' did not play this battle ({team1} against {team2})",
+                )
+                continue
+            battle = sanction_loss(battle, offender, stage.match.questions)
+        battles.append(battle)
     return battles
 
 

@@ -1,0 +1,83 @@
+"""Play-offs: ties for a prize place settled by an extra match (ChGK п. 12).
+
+Vocabulary:
+- held group: a tie the ranking keeps together for a play-off (``Placed.playoff``): still equal
+  after the criterion the rulebook names, on a prize place.
+- play-off result: what one team did in the play-off, in the order asked — the questions it
+  took in the extra match, then each single extra question (1 or 0): ``(4, 1, 0)``.
+- settled: a held group ordered by its teams' results, compared as sequences: the match first,
+  then the first extra question that separates them. Teams still equal stay tied and held (the
+  play-off goes on); a group with a team that has no result yet stays as it was (pending).
+- uneven: two teams of a group equal on every question both played, one having played more —
+  each extra question is asked of every team still tied, so such results are a mistake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from podium.engine.ranking import Placed
+from podium.engine.wording import span
+
+
+def describe(result: Sequence[int]) -> str:
+    """``(4, 1, 0)`` → ``4 in the match, then 1, 0``."""
+    text = f"{result[0]} in the match"
+    if len(result) > 1:
+        text += ", then " + ", ".join(str(q) for q in result[1:])
+    return text
+
+
+def _groups(placed: Sequence[Placed]) -> list[list[Placed]]:
+    groups: list[list[Placed]] = []
+    for p in placed:
+        if groups and groups[-1][0].place == p.place:
+            groups[-1].append(p)
+        else:
+            groups.append([p])
+    return groups
+
+
+def uneven(placed: Sequence[Placed], results: Mapping[str, Sequence[int]]) -> list[tuple[str, str]]:
+    """Pairs of teams of one held group whose results are uneven (see the vocabulary)."""
+    pairs: list[tuple[str, str]] = []
+    for group in _groups(placed):
+        if not group[0].playoff:
+            continue
+        ids = [p.entry.id for p in group if p.entry.id in results]
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                ra, rb = tuple(results[a]), tuple(results[b])
+                shorter = min(len(ra), len(rb))
+                if len(ra) != len(rb) and ra[:shorter] == rb[:shorter]:
+                    pairs.append((a, b))
+    return pairs
+
+
+def settle(placed: Sequence[Placed], results: Mapping[str, Sequence[int]]) -> list[Placed]:
+    """The ranking with every held group that has all its play-off results ordered by them."""
+    settled: list[Placed] = []
+    for group in _groups(placed):
+        held = group[0].playoff and len(group) > 1
+        if not held or any(p.entry.id not in results for p in group):
+            settled.extend(group)
+            continue
+        ordered = sorted(group, key=lambda p: tuple(-q for q in results[p.entry.id]))
+        place = group[0].place
+        i = 0
+        while i < len(ordered):
+            same = [p for p in ordered[i:] if results[p.entry.id] == results[ordered[i].entry.id]]
+            last = place + len(same) - 1
+            for p in same:
+                mine = describe(results[p.entry.id])
+                text = (
+                    f"Play-off: {mine}; still tied for places {span(place, last)}"
+                    if len(same) > 1
+                    else f"Play-off: {mine} — place {place}"
+                )
+                settled.append(replace(p, place=place, place_to=last, playoff=len(same) > 1,
+                                       split=None, settled=text))  # fmt: skip
+            place = last + 1
+            i += len(same)
+    return settled
