@@ -3,6 +3,8 @@
 Vocabulary:
 - payment: money the organizer received for an entry's fee; each has a receipt number unique in
   its event. Amounts are ``Decimal`` with a currency, never floats.
+- appeal fee: a payment with ``fee_key`` ``appeal:<rule>`` is the fee or deposit of an appeal
+  (``podium.web.models.appeals``), never part of the entry's own fees.
 - cancellation: the record of an entry cancelled, with the refund and the amount still owed as
   the rulebook's terms gave them on that day, and the clause.
 """
@@ -14,6 +16,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from podium.web.models.entries import Entry
+
+APPEAL_FEE_PREFIX = "appeal:"
 
 
 class Payment(models.Model):

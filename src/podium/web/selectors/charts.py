@@ -37,6 +37,7 @@ from django.utils.translation import ngettext
 
 from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
+from podium.engine.formats.chgk import PLAYOFF
 from podium.engine.inputs import RawRow
 from podium.engine.timing import format_clock
 from podium.rules.schema import (
@@ -133,7 +134,8 @@ def tour_points(
     rows of every tour, as ``stage_rows`` reads them)."""
     by_tour: dict[str, list[RawRow]] = defaultdict(list)
     for row in rows:
-        by_tour[row.cells.get("tour", "")].append(row)
+        if row.cells.get("tour") != PLAYOFF:
+            by_tour[row.cells.get("tour", "")].append(row)
     points: dict[str, dict[str, Decimal]] = {}
     for number, tour_rows in by_tour.items():
         table = compute_standings(rulebook, tour, tour_rows).tables[0]

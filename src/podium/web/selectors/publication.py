@@ -12,9 +12,8 @@ Vocabulary:
 - appeal window: for each appeal the rulebook lists in ``publication.final_after``, filing
   closes ``file_within_days`` after the end of the round (an appeal decided on site closes with
   the round).
-- open appeal: an appeal filed and not yet decided. Podium does not record appeals yet (the
-  appeals desk comes with the ChGK appeals), so none can be open; the check stands in the
-  publication service so that final waits for verdicts as soon as appeals are recorded.
+- open appeal: an appeal filed and not yet decided, or a disputed answer (``?``) nobody has
+  decided (``podium.web.selectors.appeals``); final waits for every verdict.
 - advancement: see ``podium.web.models.advancement``; standing ones, grouped by table.
 """
 
@@ -26,6 +25,7 @@ from typing import Any
 
 from podium.rules.schema import Appeal, ChgkSeasonStage, Stage, SuperfinalStage
 from podium.web.models import Advancement, Event, Publication, Round, Signal
+from podium.web.selectors.appeals import open_on_round
 from podium.web.selectors.clock import round_ended_at
 from podium.web.selectors.results import (
     RECORDED_FORMATS,
@@ -74,8 +74,8 @@ def appeal_window_closes(
 
 
 def open_appeals(event: Event, stage: Stage, round: int) -> list[Any]:
-    """Appeals filed on the round and not yet decided (none are recorded yet; see above)."""
-    return []
+    """Appeals filed on the round and not yet decided, and disputed answers undecided."""
+    return open_on_round(event, stage, round)
 
 
 MOVES = {

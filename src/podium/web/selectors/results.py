@@ -28,10 +28,20 @@ from django.utils import timezone
 
 from podium.engine.compute import compute_standings
 from podium.engine.document import standings_data
+from podium.engine.formats.chgk import PLAYOFF
 from podium.engine.inputs import RawRow
 from podium.engine.standings import Standings
 from podium.rules.schema import ChgkSeasonStage, Stage
 from podium.web.models import Entry, Event, Publication, Result, Verification
+from podium.web.selectors.rulings import (
+    Notes,
+    Rulings,
+    battle_rulings,
+    entry_notes,
+    merge,
+    rulings_as_of,
+    tour_rulings,
+)
 from podium.web.selectors.stages import stage_entries, team_labels
 
 ENTRY_FORMATS = ("timed-solve", "team-solve", "games", "chgk-tour")
@@ -182,10 +192,25 @@ def current_results(
     )
 
 
-def _season_rows(
-    event: Event, stage: ChgkSeasonStage, at: dt.datetime | None, rounds: Collection[int] | None
+def _tour_rows(
+    event: Event, tour: Stage, number: int, results: Sequence[Result], first_line: int
 ) -> list[RawRow]:
-    """One row per team and tour, from the current results of every tour (or of ``rounds``)."""
+    rows = []
+    for result in sorted(results, key=lambda r: r.entry.number):
+        row = raw_row(result.entry, tour, result.cells, first_line + len(rows))
+        rows.append(RawRow(row.line, {**row.cells, "tour": str(number)}))
+    return rows
+
+
+def _season_rows(
+    event: Event,
+    stage: ChgkSeasonStage,
+    at: dt.datetime | None,
+    rounds: Collection[int] | None,
+    rulings: Rulings,
+) -> tuple[list[RawRow], Notes]:
+    """One row per team and tour, from the current results of every tour (or of ``rounds``)
+    with the rulings of each tour applied, then the play-off rows."""
     tour = event.rulebook.stage(stage.tour)
     recorded = list(
         Result.objects.filter(event=event, stage=tour.key, recorded_at__lte=_moment(at))
@@ -194,13 +219,72 @@ def _season_rows(
     )
     _with_members(recorded)
     rows: list[RawRow] = []
+    notes: list[Notes] = []
     numbers = sorted({r.round for r in recorded} if rounds is None else set(rounds))
+    by_entry = _entry_numbers(event) if rulings else {}
     for number in numbers:
         of_round = [r for r in recorded if r.round == number]
-        for result in sorted(_current(of_round), key=lambda r: r.entry.number):
-            row = raw_row(result.entry, tour, result.cells, len(rows) + 1)
-            rows.append(RawRow(row.line, {**row.cells, "tour": str(number)}))
-    return rows
+        tour_rows = _tour_rows(event, tour, number, _current(of_round), len(rows) + 1)
+        if rulings:
+            tour_rows, ruled = tour_rulings(
+                event, tour, number, tour_rows, by_entry, rulings, f"Tour {number}: "
+            )
+            notes.append(ruled)
+        rows.extend(RawRow(len(rows) + i, row.cells) for i, row in enumerate(tour_rows, start=1))
+    playoffs = current_results(event, stage.key, 1, at)
+    for result in playoffs:
+        row = common_cells(result.entry)
+        row |= {"group": "", "tour": PLAYOFF, "playoff": result.cells.get("playoff", "")}
+        rows.append(RawRow(len(rows) + 1, row))
+    if rulings:
+        entries = {r.entry_id: r.entry for r in recorded}
+        keys = {pk: str(e.number) for pk, e in entries.items()}
+        notes.append(entry_notes(event, stage, entries.values(), keys, rulings))
+    return rows, merge(*notes)
+
+
+def _entry_numbers(event: Event) -> dict[int, int]:
+    return dict(Entry.objects.filter(event=event).values_list("pk", "number"))
+
+
+def ruled_rows(
+    event: Event,
+    stage: str,
+    round: int = 1,
+    at: dt.datetime | None = None,
+    rounds: Collection[int] | None = None,
+) -> tuple[list[RawRow], Notes]:
+    """The engine's rows for the round as of ``at`` with the rulings in force then applied
+    (``podium.web.selectors.rulings``), and the footnotes they add; a season reads the tours
+    ``rounds`` (every tour when ``None``)."""
+    the_stage = event.rulebook.stage(stage)
+    rulings = rulings_as_of(event, at)
+    if isinstance(the_stage, ChgkSeasonStage):
+        return _season_rows(event, the_stage, at, rounds, rulings)
+    results = current_results(event, stage, round, at)
+    if the_stage.format in ITEM_FORMATS:
+        labels = labels_by_number(event, the_stage)
+        rows = [
+            item_row(the_stage, r.item, r.cells, labels, line)
+            for line, r in enumerate(results, start=1)
+        ]
+        if not rulings or the_stage.format != "head-to-head":
+            return rows, {}
+        entries = list(stage_entries(event, the_stage))
+        by_pk = team_labels(entries)
+        rows, notes = battle_rulings(event, the_stage, rows, by_pk, rulings)
+        return rows, merge(notes, entry_notes(event, the_stage, entries, by_pk, rulings))
+    rows = [raw_row(r.entry, the_stage, r.cells, line) for line, r in enumerate(results, start=1)]
+    if not rulings:
+        return rows, {}
+    notes: list[Notes] = []
+    if the_stage.format == "chgk-tour":
+        rows, ruled = tour_rulings(event, the_stage, round, rows, _entry_numbers(event), rulings)
+        notes.append(ruled)
+    entries = [r.entry for r in results]
+    keys = {e.pk: str(e.number) for e in entries}
+    notes.append(entry_notes(event, the_stage, entries, keys, rulings))
+    return rows, merge(*notes)
 
 
 def stage_rows(
@@ -210,19 +294,8 @@ def stage_rows(
     at: dt.datetime | None = None,
     rounds: Collection[int] | None = None,
 ) -> list[RawRow]:
-    """The engine's rows for the round as of ``at``; a season reads the tours ``rounds``
-    (every tour when ``None``)."""
-    the_stage = event.rulebook.stage(stage)
-    if isinstance(the_stage, ChgkSeasonStage):
-        return _season_rows(event, the_stage, at, rounds)
-    results = current_results(event, stage, round, at)
-    if the_stage.format in ITEM_FORMATS:
-        labels = labels_by_number(event, the_stage)
-        return [
-            item_row(the_stage, r.item, r.cells, labels, line)
-            for line, r in enumerate(results, start=1)
-        ]
-    return [raw_row(r.entry, the_stage, r.cells, line) for line, r in enumerate(results, start=1)]
+    """The engine's rows for the round as of ``at``, rulings applied (see ``ruled_rows``)."""
+    return ruled_rows(event, stage, round, at, rounds)[0]
 
 
 def standings_as_of(
@@ -232,9 +305,10 @@ def standings_as_of(
     at: dt.datetime | None = None,
     rounds: Collection[int] | None = None,
 ) -> Standings:
-    """The standings of the round from the results current at ``at`` (raises ``InputError``)."""
-    rows = stage_rows(event, stage, round, at, rounds)
-    return compute_standings(event.rulebook, stage, rows)
+    """The standings of the round from the results and rulings in force at ``at``, with the
+    rulings' footnotes (raises ``InputError``)."""
+    rows, notes = ruled_rows(event, stage, round, at, rounds)
+    return compute_standings(event.rulebook, stage, rows, notes)
 
 
 def unverified(

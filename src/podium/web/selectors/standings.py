@@ -42,7 +42,7 @@ from podium.web.selectors.results import (
     final_versions,
     labels_by_number,
     publication_state,
-    stage_rows,
+    ruled_rows,
     unverified,
 )
 from podium.web.selectors.stages import has_calendar, rounds_of
@@ -154,11 +154,11 @@ def live_tables(
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """The round's tables from the current results (a season: of ``tours``), or the problems
     that keep them from ranking; no result yet: no table and no problem."""
-    rows = stage_rows(event, stage.key, round, at, rounds=tours)
+    rows, notes = ruled_rows(event, stage.key, round, at, rounds=tours)
     if not rows:
         return [], []
     try:
-        standings = compute_standings(event.rulebook, stage.key, rows)
+        standings = compute_standings(event.rulebook, stage.key, rows, notes)
     except InputError as exc:
         return [], [str(p) for p in exc.problems]
     numbers = _numbers_by_label(event, stage)

@@ -20,6 +20,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from podium.web.models import Cancellation, CheckIn, Entry, SeatOffer
+from podium.web.models.money import APPEAL_FEE_PREFIX
 from podium.web.selectors.desk import no_show_time, window_of
 from podium.web.selectors.entries import waiting_list
 from podium.web.selectors.organizer import fees_for
@@ -116,7 +117,8 @@ def seat_offer(*, absent: Entry, by: Any, now: dt.datetime | None = None) -> Sea
         if fees:
             currency = fees[0].price.currency
         if rule.refund:
-            refund = sum((p.amount for p in absent.payments.all()), Decimal(0))
+            own = absent.payments.exclude(fee_key__startswith=APPEAL_FEE_PREFIX)
+            refund = sum((p.amount for p in own), Decimal(0))
         table = absent.table_number
         reason = _("No-show: not checked in by %(time)s; the seat went to #%(taker)d.") % {
             "time": _local(absent, time),

@@ -40,10 +40,12 @@ from podium.web.models import (
     Person,
     Squad,
 )
+from podium.web.models.money import APPEAL_FEE_PREFIX
 from podium.web.selectors.entries import category_cap, category_of
 from podium.web.selectors.entries import waiting_list as waiting_list
 from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.services.base import Actor, Refused, audit
+from podium.web.services.discipline import ban_refusal
 
 __all__ = [
     "PersonData",
@@ -258,6 +260,10 @@ def entry_register(
             raise Refused(_("A team needs at least one player."), field="members")
         if kind.kind == "team" and not (name or "").strip():
             raise Refused(_("Give the team a name."), field="name")
+        if kind.kind == "team":
+            banned = ban_refusal(event, None, name, "name")
+            if banned is not None:
+                raise banned
 
         own = Person.objects.filter(user=by).first() if by and by.is_authenticated else None
         # The registrant's own person is created once, from the first member they enter,
@@ -306,6 +312,9 @@ def entry_register(
                 )
             person = _find_person(data, own)
             found.append(person)
+            banned = ban_refusal(event, person, None, _member_field(i, "last_name"))
+            if banned is not None:
+                raise banned
             if person is not None:
                 if (
                     Entry.objects.filter(event=event, category=category, members__person=person)
@@ -593,7 +602,8 @@ def settlement_preview(*, entry: Entry, now: dt.datetime | None = None) -> Terms
     now = now or timezone.now()
     event = entry.event
     fee_rule = _fee_for(entry)
-    paid_total = entry.payments.aggregate(s=Sum("amount"))["s"] or Decimal(0)
+    own = entry.payments.exclude(fee_key__startswith=APPEAL_FEE_PREFIX)
+    paid_total = own.aggregate(s=Sum("amount"))["s"] or Decimal(0)
     currency = fee_rule.price.currency if fee_rule else ""
     if fee_rule is None:
         paid_total = Decimal(0)
@@ -734,6 +744,9 @@ def roster_add_player(*, entry: Entry, person: PersonData, by: Actor) -> EntryMe
                 clause=failure.clause,
             )
         found = _find_person(person, None)
+        banned = ban_refusal(event, found, None, "last_name")
+        if banned is not None:
+            raise banned
         if found is not None:
             if entry.members.filter(person=found).exists():
                 raise Refused(

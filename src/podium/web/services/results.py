@@ -48,6 +48,7 @@ from podium.web.selectors.results import (
 from podium.web.selectors.roles import is_head_referee, is_staff
 from podium.web.selectors.stages import has_calendar, in_stage, stage_entries
 from podium.web.services.base import Refused, audit
+from podium.web.services.discipline import admission_refusal
 
 MAX_KEY = 100
 
@@ -289,6 +290,10 @@ def result_record(
                 % {"number": entry.number, "name": entry.name, "stage": the_stage.title},
                 field="entry",
             )
+        if entry is not None:
+            barred = admission_refusal(event, stage, round, entry, now)
+            if barred is not None:
+                raise barred
         first = Result.objects.filter(event=event, stage=stage, round=round)
         if first.filter(entry=entry, item=item).exists():
             raise _already(entry, item)

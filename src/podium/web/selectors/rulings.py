@@ -1,0 +1,391 @@
+"""Rulings applied to the rows the engine ranks: verdicts, sanctions and withdrawals.
+
+A ruling never edits a result. The rows of a round are read from the current results and the
+rulings in force at the same moment are laid over them, so every table "as of" a moment before
+a verdict is the table as it stood then, and the verdict's table is a new version.
+
+Vocabulary:
+- in force as of T: a verdict decided by T; a sanction recorded by T and not lifted by T; a
+  withdrawal recorded by T. Appeals filed and not decided by T change nothing.
+- upheld verdicts on ChGK questions: ``withdraw-question`` marks the question ``X`` in every
+  team's mask; ``accept-answer`` marks it ``1`` for the appealing team and every team the jury
+  credited; a ``disputed`` answer becomes ``1`` (upheld) or ``0`` (rejected). A withdrawal of a
+  question beats an accepted answer on it. A team whose result is a count without a mask gets
+  an accepted answer added to its count; a withdrawn question leaves its count as it is, with a
+  footnote saying so.
+- sanction effects on rows: ``tour-result-zero`` (the team's tour row counts 0),
+  ``battle-loss`` (each battle in ``items`` a 0:6 loss for the team), ``not-admitted`` (the
+  team's tour row is dropped: it counts as absent). Other effects (bans, warnings, expulsion)
+  change no row: they are footnotes.
+- withdrawal effects on Brainball (п. 18): before the middle tour every battle of the team is
+  annulled unless it completed a full round (played every other team in round 1); after it,
+  its round-2 battles are annulled. Its ChGK results are kept.
+- middle tour: the tour that opens the second half of the calendar, number ⌊n/2⌋ + 1 of n
+  tours (our reading of п. 9 and 18).
+- footnote: a reason added to an entrant's row (see ``podium.engine.compute``), keyed by the
+  row's id (an entry number; a team label in battles).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from django.utils import timezone
+
+from podium.engine.entries import Reason
+from podium.engine.inputs import RawRow
+from podium.rules.schema import Rulebook, Stage
+from podium.web.models import Appeal, Entry, Event, Round, Sanction, Verdict, Withdrawal
+
+Notes = dict[str, list[Reason]]
+
+ROW_EFFECTS = ("tour-result-zero", "battle-loss", "not-admitted")
+
+
+@dataclass(frozen=True)
+class Rulings:
+    """The rulings of one event in force at one moment."""
+
+    verdicts: tuple[Verdict, ...] = ()
+    sanctions: tuple[Sanction, ...] = ()
+    withdrawals: tuple[Withdrawal, ...] = ()
+    credited: dict[int, tuple[int, ...]] = field(default_factory=dict)  # verdict → entry ids
+
+    def __bool__(self) -> bool:
+        return bool(self.verdicts or self.sanctions or self.withdrawals)
+
+
+def rulings_as_of(event: Event, at: dt.datetime | None = None) -> Rulings:
+    """Every ruling of the event in force at ``at`` (now when ``None``)."""
+    moment = at if at is not None else timezone.now()
+    if not (event.rulebook.appeals or event.rulebook.sanctions):
+        return Rulings()
+    verdicts = tuple(
+        Verdict.objects.filter(appeal__event=event, decided_at__lte=moment)
+        .select_related("appeal", "appeal__entry", "correction")
+        .prefetch_related("credited")
+        .order_by("decided_at", "id")
+    )
+    sanctions = tuple(
+        Sanction.objects.filter(event=event, recorded_at__lte=moment)
+        .exclude(lifted_at__lte=moment)
+        .select_related("entry", "person")
+        .order_by("recorded_at", "id")
+    )
+    withdrawals = tuple(
+        Withdrawal.objects.filter(entry__event=event, recorded_at__lte=moment)
+        .select_related("entry")
+        .order_by("received_at", "id")
+    )
+    credited = {v.pk: tuple(e.pk for e in v.credited.all()) for v in verdicts}
+    return Rulings(verdicts, sanctions, withdrawals, credited)
+
+
+def appeal_clause(rulebook: Rulebook, rule: str) -> str | None:
+    return next((a.clause for a in rulebook.appeals if a.key == rule), None)
+
+
+def sanction_clause(rulebook: Rulebook, key: str, effect: str | None = None) -> str | None:
+    """The clause of a sanction rule, or of one of its effects where that has its own."""
+    for rule in rulebook.sanctions:
+        if rule.key != key:
+            continue
+        for e in rule.effects:
+            if e.kind == effect and e.clause:
+                return e.clause
+        return rule.clause
+    return None
+
+
+def effects_of(rulebook: Rulebook, sanction: Sanction) -> tuple[str, ...]:
+    """The effect kinds a sanction applies: the one it picked, or every effect of its rule."""
+    if sanction.effect:
+        return (sanction.effect,)
+    rule = next((r for r in rulebook.sanctions if r.key == sanction.key), None)
+    return tuple(e.kind for e in rule.effects) if rule else ()
+
+
+def middle_tour(event: Event, tour_stage: str) -> int | None:
+    """The number of the middle tour (see the vocabulary); ``None`` with no calendar yet."""
+    count = Round.objects.filter(event=event, stage=tour_stage).count()
+    return count // 2 + 1 if count else None
+
+
+def _note(notes: Notes, key: str, reason: Reason) -> None:
+    if reason not in notes[key]:
+        notes[key].append(reason)
+
+
+# --- ChGK tours -------------------------------------------------------------------------------
+
+
+def _marks(row: RawRow) -> list[str] | None:
+    mask = (row.cells.get("mask") or "").strip()
+    return list(mask) if mask else None
+
+
+def _set(row: RawRow, marks: list[str] | None, questions: int | None) -> RawRow:
+    cells = dict(row.cells)
+    if marks is not None:
+        cells["mask"] = "".join(marks)
+        if cells.get("questions", "").strip():
+            cells["questions"] = str(marks.count("1"))
+    elif questions is not None:
+        cells["questions"] = str(questions)
+    return RawRow(row.line, cells)
+
+
+def _count(row: RawRow) -> int | None:
+    text = (row.cells.get("questions") or "").strip()
+    return int(text) if text.isdigit() else None
+
+
+def tour_rulings(
+    event: Event,
+    stage: Stage,
+    round: int,
+    rows: Sequence[RawRow],
+    numbers: dict[int, int],
+    rulings: Rulings,
+    prefix: str = "",
+) -> tuple[list[RawRow], Notes]:
+    """The tour's rows with the verdicts and sanctions of ``rulings`` applied, and footnotes.
+
+    ``numbers``: entry id → entry number (row ids are entry numbers); ``prefix`` starts each
+    footnote (a season names the tour)."""
+    rulebook = event.rulebook
+    notes: Notes = defaultdict(list)
+    on_round = [
+        v
+        for v in rulings.verdicts
+        if v.appeal.stage == stage.key
+        and v.appeal.round == round
+        and v.appeal.kind in Appeal.QUESTION_KINDS
+    ]
+    marks = {row.cells["id"]: _marks(row) for row in rows}
+    counts = {row.cells["id"]: _count(row) for row in rows}
+    changed: set[str] = set()
+
+    def credit(team: str, question: int, mark: str, text: str, clause: str | None) -> None:
+        mask = marks.get(team)
+        if mask is not None and 0 < question <= len(mask):
+            if mask[question - 1] != mark and mask[question - 1] != "X":
+                mask[question - 1] = mark
+                changed.add(team)
+        elif mask is None and team in counts and counts[team] is not None and mark == "1":
+            counts[team] = (counts[team] or 0) + 1
+            changed.add(team)
+        else:
+            return
+        _note(notes, team, Reason(clause, prefix + text))
+
+    for verdict in on_round:
+        appeal = verdict.appeal
+        q = appeal.question or 0
+        clause = appeal_clause(rulebook, appeal.rule)
+        team = str(appeal.entry.number)
+        if appeal.kind == Appeal.Kind.ACCEPT and verdict.upheld:
+            text = f"Question {q}: answer accepted by the jury (appeal {appeal.number})"
+            credit(team, q, "1", text, clause)
+            for entry_id in rulings.credited.get(verdict.pk, ()):
+                other = str(numbers.get(entry_id, ""))
+                same = (
+                    f"Question {q}: the same answer accepted by the jury (appeal {appeal.number})"
+                )
+                credit(other, q, "1", same, clause)
+        elif appeal.kind == Appeal.Kind.DISPUTED:
+            mark = "1" if verdict.upheld else "0"
+            word = "accepted" if verdict.upheld else "not accepted"
+            credit(team, q, mark, f"Question {q}: disputed answer {word} by the jury", clause)
+
+    for verdict in on_round:
+        appeal = verdict.appeal
+        if appeal.kind != Appeal.Kind.WITHDRAW or not verdict.upheld:
+            continue
+        q = appeal.question or 0
+        clause = appeal_clause(rulebook, appeal.rule)
+        for team, mask in marks.items():
+            if mask is not None and 0 < q <= len(mask):
+                mask[q - 1] = "X"
+                changed.add(team)
+            elif mask is None:
+                text = (
+                    f"Question {q} withdrawn (appeal {appeal.number}), but this team's result "
+                    "is a count without a mask: it is unchanged"
+                )
+                _note(notes, team, Reason(clause, prefix + text))
+
+    ruled: list[RawRow] = []
+    dropped: set[str] = set()
+    zero: set[str] = set()
+    for sanction in rulings.sanctions:
+        if sanction.entry_id is None or sanction.stage != stage.key or sanction.round != round:
+            continue
+        team = str(sanction.entry.number)
+        effects = effects_of(rulebook, sanction)
+        if "not-admitted" in effects:
+            dropped.add(team)
+            clause = sanction_clause(rulebook, sanction.key, "not-admitted")
+            text = f"Not admitted to tour {round}: {sanction.reason}"
+            _note(notes, team, Reason(clause, text))
+        if "tour-result-zero" in effects:
+            zero.add(team)
+            clause = sanction_clause(rulebook, sanction.key, "tour-result-zero")
+            _note(notes, team, Reason(clause, prefix + f"Sanction: {sanction.reason}"))
+    for row in rows:
+        team = row.cells["id"]
+        if team in dropped:
+            continue
+        if team in changed:
+            row = _set(row, marks[team], counts[team])
+        if team in zero:
+            row = RawRow(row.line, {**row.cells, "sanctioned": "yes"})
+        ruled.append(row)
+    return ruled, notes
+
+
+# --- Brainball battles ------------------------------------------------------------------------
+
+
+def _battle_teams(row: RawRow) -> tuple[str, str]:
+    return row.cells.get("team1", ""), row.cells.get("team2", "")
+
+
+def battle_rulings(
+    event: Event,
+    stage: Stage,
+    rows: Sequence[RawRow],
+    labels: dict[int, str],
+    rulings: Rulings,
+) -> tuple[list[RawRow], Notes]:
+    """The battles with sanctions (0:6 losses) and withdrawals (annulled battles) applied.
+
+    ``labels``: entry id → the team's label, as the rows name teams."""
+    rulebook = event.rulebook
+    notes: Notes = defaultdict(list)
+    offenders: dict[str, str] = {}
+    for sanction in rulings.sanctions:
+        if sanction.entry_id is None or "battle-loss" not in effects_of(rulebook, sanction):
+            continue
+        label = labels.get(sanction.entry_id)
+        clause = sanction_clause(rulebook, sanction.key, "battle-loss")
+        for item in sanction.items:
+            if label is not None:
+                offenders[str(item)] = label
+                _note(notes, label, Reason(clause, f"Sanction: {sanction.reason}"))
+    annulled = _annulled(event, stage, rows, labels, rulings, notes)
+    ruled = []
+    for row in rows:
+        if row.cells.get("id") in annulled:
+            continue
+        offender = offenders.get(row.cells.get("id", ""))
+        if offender is not None:
+            row = RawRow(row.line, {**row.cells, "sanctioned": offender})
+        ruled.append(row)
+    return ruled, notes
+
+
+def _annulled(
+    event: Event,
+    stage: Stage,
+    rows: Sequence[RawRow],
+    labels: dict[int, str],
+    rulings: Rulings,
+    notes: Notes,
+) -> set[str]:
+    """The battles the withdrawals annul (п. 18), each noted on the teams that keep a row."""
+    rulebook = event.rulebook
+    teams = {label for row in rows for label in _battle_teams(row)} | set(labels.values())
+    annulled: set[str] = set()
+    for withdrawal in rulings.withdrawals:
+        label = labels.get(withdrawal.entry_id)
+        if label is None:
+            continue
+        mine = [row for row in rows if label in _battle_teams(row)]
+        clause = sanction_clause(rulebook, withdrawal.rule, "results-annulled")
+        if withdrawal.before_middle:
+            first_round = {
+                _other(row, label) for row in mine if (row.cells.get("round") or "") == "1"
+            }
+            full = first_round >= teams - {label}
+            gone = [] if full else mine
+            kept = "it completed a full round, so its battles stand" if full else ""
+        else:
+            gone = [row for row in mine if (row.cells.get("round") or "") == "2"]
+            kept = ""
+        when = withdrawal.received_at.astimezone(event.zone).date().isoformat()
+        text = f"Withdrew on {when}: " + (kept or f"{len(gone)} of its battles annulled")
+        _note(notes, label, Reason(clause, text))
+        for row in gone:
+            annulled.add(row.cells.get("id", ""))
+            other = _other(row, label)
+            battle = f"Round {row.cells.get('round', '')} battle against {label} annulled"
+            _note(notes, other, Reason(clause, f"{battle}: it withdrew on {when}"))
+    return annulled
+
+
+def _other(row: RawRow, label: str) -> str:
+    team1, team2 = _battle_teams(row)
+    return team2 if team1 == label else team1
+
+
+# --- Every table ------------------------------------------------------------------------------
+
+
+def entry_notes(
+    event: Event, stage: Stage, entries: Iterable[Entry], key: dict[int, str], rulings: Rulings
+) -> Notes:
+    """Footnotes of rulings that change no row: withdrawals, bans and warnings of a team or a
+    player, protests on their results — for the entries of a table (``key``: entry id → row
+    id)."""
+    rulebook = event.rulebook
+    notes: Notes = defaultdict(list)
+    ids = {e.pk for e in entries}
+    for withdrawal in rulings.withdrawals:
+        if withdrawal.entry_id in ids and stage.format != "head-to-head":
+            when = withdrawal.received_at.astimezone(event.zone).date().isoformat()
+            clause = sanction_clause(rulebook, withdrawal.rule, "results-kept")
+            text = f"Withdrew on {when}: its results so far are kept"
+            _note(notes, key[withdrawal.entry_id], Reason(clause, text))
+    for sanction in rulings.sanctions:
+        effects = effects_of(rulebook, sanction)
+        if sanction.entry_id not in ids or any(e in ROW_EFFECTS for e in effects):
+            continue
+        if sanction.stage and sanction.stage != stage.key and stage.format != "chgk-season":
+            continue
+        effect = effects[0] if len(effects) == 1 else None
+        clause = sanction_clause(rulebook, sanction.key, effect)
+        who = f"{sanction.person}: " if sanction.person_id else ""
+        label = _EFFECT_WORDS.get(effect or "", "Sanction")
+        _note(notes, key[sanction.entry_id], Reason(clause, f"{label}: {who}{sanction.reason}"))
+    for verdict in rulings.verdicts:
+        appeal = verdict.appeal
+        if appeal.kind != Appeal.Kind.PROTEST or appeal.entry_id not in ids:
+            continue
+        if appeal.stage != stage.key:
+            continue
+        outcome = "upheld" if verdict.upheld else "rejected"
+        action = f" — {verdict.action}" if verdict.upheld and verdict.action else ""
+        text = f"Protest {appeal.number} {outcome}{action}"
+        _note(notes, key[appeal.entry_id], Reason(appeal_clause(rulebook, appeal.rule), text))
+    return notes
+
+
+_EFFECT_WORDS = {
+    "warning": "Warning",
+    "expulsion": "Expelled",
+    "player-disqualified": "Player disqualified",
+    "team-disqualified": "Team disqualified",
+}
+
+
+def merge(*parts: Notes) -> Notes:
+    merged: Notes = defaultdict(list)
+    for part in parts:
+        for key, reasons in part.items():
+            for reason in reasons:
+                _note(merged, key, reason)
+    return merged
