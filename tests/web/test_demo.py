@@ -16,6 +16,7 @@ from django.utils import translation
 from podium.engine.classification import is_domestic
 from podium.engine.formats.games import assign_division
 from podium.web.models import (
+    Appeal,
     AuditEntry,
     Draw,
     Entry,
@@ -23,8 +24,12 @@ from podium.web.models import (
     Event,
     EventRole,
     Person,
+    Result,
     Squad,
+    Withdrawal,
 )
+from podium.web.selectors.appeals import open_on_round
+from podium.web.selectors.results import standings_as_of
 
 pytestmark = pytest.mark.django_db
 
@@ -193,3 +198,50 @@ def test_load_demo_on_a_database_with_other_events_and_users(
     assert Event.objects.count() == 5
     assert Event.objects.get(slug="my-own").entries.count() == 0
     assert not EventRole.objects.filter(event__slug="my-own").exists()
+
+
+def test_chgk_demo_has_its_rulings_applied_and_tour_3_waits_for_the_jury() -> None:
+
+    _load()
+    event = Event.objects.get(slug="deti-kolomny-xv")
+    [tour1] = standings_as_of(event, "chgk-tour", 1).tables
+    zero = [r for r in tour1.rows if r.entry.score.startswith("0 q (sanction;")]
+    assert len(zero) == 1
+    assert any("п. 8" in (r.clause or "") for r in zero[0].reasons)
+    [tour2] = standings_as_of(event, "chgk-tour", 2).tables
+    credited = [r for r in tour2.rows if any("accepted by the jury" in n.text for n in r.reasons)]
+    assert len(credited) == 2  # the appellant and the team with the same answer
+    assert Appeal.objects.filter(event=event, verdict__fee="forfeited").count() == 1
+    # Tour 3: an appeal and a disputed answer wait for the jury, so it is not final yet.
+    tour = event.rulebook.stage("chgk-tour")
+    waiting = open_on_round(event, tour, 3)
+    assert [type(w).__name__ for w in waiting] == ["Appeal", "Dispute"]
+    withdrawn = Withdrawal.objects.get(entry__event=event)
+    assert withdrawn.before_middle
+    assert withdrawn.middle == 4
+    [league] = standings_as_of(event, "brainball").tables
+    assert withdrawn.entry.name not in {r.entry.name for r in league.rows}
+    assert EventRole.objects.filter(event=event, user__username="jury", role="jury").exists()
+
+
+def test_cba_demo_has_a_protest_upheld_with_a_corrected_game() -> None:
+
+    _load()
+    event = Event.objects.get(slug="cba-kvalifikace-2012")
+    upheld = Appeal.objects.get(event=event, verdict__upheld=True)
+    correction = upheld.verdict.correction
+    assert correction is not None
+    assert correction.corrects_id == upheld.result_id
+    before, after = int(upheld.result.cells["g3"]), int(correction.cells["g3"])
+    assert after == before + 20
+    assert Result.objects.get(pk=correction.pk).kind == "correction"
+    assert upheld.verdict.fee == "refunded"
+    rejected = Appeal.objects.get(event=event, verdict__upheld=False)
+    assert rejected.verdict.fee == "forfeited"
+    assert rejected.verdict.forfeit_receipt
+    assert rejected.further.body.startswith("STK")
+    rows = [r for t in standings_as_of(event, "qualification").tables for r in t.rows]
+    mine = next(r for r in rows if r.entry.name == upheld.entry.name)
+    total = sum(int(correction.cells[f"g{i}"]) for i in range(1, 7))
+    assert mine.entry.score.startswith(f"{total} ")
+    assert any(n.text.startswith(f"Protest {upheld.number} upheld") for n in mine.reasons)

@@ -42,6 +42,7 @@ ACCOUNTS = (
     ("head", "Hana", "Hlavní", "head referee of all four demo events"),
     ("referee", "Rudolf", "Rozhodčí", "referee of all four demo events"),
     ("scorer", "Sergej", "Sčítač", "a second referee (the second scorer of the ChGK tours)"),
+    ("jury", "Julia", "Porotová", "the ChGK appeal jury (sees appeals without the team's name)"),
     (
         "player",
         "Petra",

@@ -28,6 +28,7 @@ from typing import Any
 from django.utils import timezone
 
 from podium.engine.timing import format_clock
+from podium.web import demo_rulings
 from podium.web.models import (
     Agreement,
     Entry,
@@ -185,7 +186,9 @@ def cba_qualifier(event: Event, accounts: dict[str, Any], squads: Sequence[Squad
             person = player.members.all()[0].person
             average = float(person.ladder_average or 150)
             rows.append((player, _games(rng, average)))
-    _paper(event, "qualification", rows, accounts, squads[-1].starts_at + dt.timedelta(hours=3))
+    at = squads[-1].starts_at + dt.timedelta(hours=3)
+    _paper(event, "qualification", rows, accounts, at)
+    demo_rulings.bowling(event, accounts, at + dt.timedelta(minutes=30))
 
 
 TOURS = (
@@ -221,6 +224,7 @@ def deti_kolomny(event: Event, accounts: dict[str, Any]) -> None:
         )
     strength = {t.pk: rng.uniform(0.3, 0.75) for t in teams}
     questions = tour.questions  # type: ignore[attr-defined]
+    ends: dict[int, dt.datetime] = {}
     for number in (1, 2, 3):
         starts = dt.datetime.combine(TOURS[number - 1], dt.time(21, 30), tzinfo=event.zone)
         playing = [t for t in teams if number == 1 or rng.random() > 0.08]  # a few miss a tour
@@ -232,7 +236,12 @@ def deti_kolomny(event: Event, accounts: dict[str, Any]) -> None:
             first = rows[0][1]["mask"]
             flipped = first[:6] + ("0" if first[6] == "1" else "1") + first[7:]
             second = {0: {"questions": "", "mask": flipped}}
+            disputed = rows[2][1]["mask"]  # the third team's answer to question 5 is disputed
+            rows[2][1]["mask"] = disputed[:4] + "?" + disputed[5:]
         _paper(event, tour.key, rows, accounts, starts, round=number, second_sheets=second)
+        ends[number] = starts + dt.timedelta(seconds=len(rows))
+    demo_rulings.chgk_played(event, accounts, ends)
+    demo_rulings.chgk_open(event, accounts, ends)
     later = dt.datetime.combine(TOURS[3], dt.time(12, 0), tzinfo=event.zone)
     for number in (1, 2):
         publication_set(event=event, stage=tour.key, round=number, state="preliminary", by=org,
@@ -251,5 +260,6 @@ def deti_kolomny(event: Event, accounts: dict[str, Any]) -> None:
         rows.append((a, {"round": "1", "team1": str(a.number), "team2": str(b.number),
                          "score1": str(won), "score2": str(6 - won)}))  # fmt: skip
     _paper(event, "brainball", rows, accounts, later, items=items)
+    demo_rulings.chgk_withdrawal(event, accounts, later + dt.timedelta(hours=1))
     for stage in ("chgk-season", "brainball"):
         publication_set(event=event, stage=stage, state="preliminary", by=org, now=later)

@@ -344,16 +344,23 @@ def entry_notes(
     rulebook = event.rulebook
     notes: Notes = defaultdict(list)
     ids = {e.pk for e in entries}
+    withdrawn = {(w.entry_id, w.rule) for w in rulings.withdrawals}
     for withdrawal in rulings.withdrawals:
-        if withdrawal.entry_id in ids and stage.format != "head-to-head":
+        if withdrawal.entry_id in ids and stage.format not in ("head-to-head", "chgk-tour"):
             when = withdrawal.received_at.astimezone(event.zone).date().isoformat()
             clause = sanction_clause(rulebook, withdrawal.rule, "results-kept")
-            text = f"Withdrew on {when}: its results so far are kept"
+            middle = (
+                f"the middle tour {withdrawal.middle}" if withdrawal.middle else "the middle tour"
+            )
+            side = "before" if withdrawal.before_middle else "after"
+            text = f"Withdrew on {when}, {side} {middle}: its ChGK results are kept"
             _note(notes, key[withdrawal.entry_id], Reason(clause, text))
     for sanction in rulings.sanctions:
         effects = effects_of(rulebook, sanction)
         if sanction.entry_id not in ids or any(e in ROW_EFFECTS for e in effects):
             continue
+        if (sanction.entry_id, sanction.key) in withdrawn:
+            continue  # the withdrawal's own footnote says it
         if sanction.stage and sanction.stage != stage.key and stage.format != "chgk-season":
             continue
         effect = effects[0] if len(effects) == 1 else None
