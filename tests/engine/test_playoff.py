@@ -110,6 +110,16 @@ def test_play_off_cells_must_be_questions() -> None:
     ]
 
 
+def test_a_match_takes_no_more_questions_than_the_rulebook_asks() -> None:
+    assert BOOK.stage("chgk-season").ranking.playoff.questions == 6  # type: ignore[union-attr]
+    season({"A": "6", "B": "0", "C": "5"})  # the whole match is fine
+    with pytest.raises(InputError) as caught:
+        season({"A": "7", "B": "0", "C": "5"})
+    assert [(p.where, p.message) for p in caught.value.problems] == [
+        ("row 12, column playoff", "7 questions taken in a play-off match of 6")
+    ]
+
+
 def test_describe() -> None:
     assert describe((5,)) == "5 in the match"
     assert describe((4, 1, 0)) == "4 in the match, then 1, 0"

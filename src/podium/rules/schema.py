@@ -229,11 +229,13 @@ class CriterionRef(Rule):
 
 
 class Playoff(Rule):
-    """Ties for these places, still equal after ``after``, are settled by a play-off."""
+    """Ties for these places, still equal after ``after``, are settled by a play-off (an extra
+    match of ``questions`` questions, where it is one)."""
 
     places: tuple[Annotated[int, Field(ge=1)], Annotated[int, Field(ge=1)]]
     after: Key
     method: str
+    questions: Annotated[int, Field(ge=1)] | None = None
 
 
 class Ranking(Rule):

@@ -326,7 +326,8 @@ def season_table(rulebook: Rulebook, stage: ChgkSeasonStage, rows: Sequence[RawR
     problems = Problems()
     competitors = read_competitors(rows, problems, unique_per="tour")
     reader = Reader(problems)
-    playoffs = _playoff_results(reader, rows, competitors)
+    playoff = stage.ranking.playoff
+    playoffs = _playoff_results(reader, rows, competitors, playoff.questions if playoff else None)
     in_tours = [(r, c) for r, c in zip(rows, competitors, strict=True) if not _is_playoff(r)]
     by_tour = _split_by_tour(reader, [r for r, _ in in_tours], [c for _, c in in_tours])
     # Tours are read in the order they first appear, so their problems come in file order.
@@ -381,7 +382,10 @@ def _is_playoff(row: RawRow) -> bool:
 
 
 def _playoff_results(
-    reader: Reader, rows: Sequence[RawRow], competitors: Sequence[Competitor | None]
+    reader: Reader,
+    rows: Sequence[RawRow],
+    competitors: Sequence[Competitor | None],
+    match: int | None,
 ) -> _Playoffs:
     """Each tied team's play-off: ``playoff`` holds the match's questions, then each extra one."""
     results: dict[str, tuple[int, ...]] = {}
@@ -397,6 +401,12 @@ def _playoff_results(
             )
             continue
         values = tuple(int(p) for p in parts)
+        if match is not None and values[0] > match:
+            reader.problems.add(
+                reader.where(row, "playoff"),
+                f"{values[0]} questions taken in a play-off match of {match}",
+            )
+            continue
         if any(v > 1 for v in values[1:]):
             reader.problems.add(
                 reader.where(row, "playoff"), "each extra question is taken (1) or not (0)"
