@@ -10,7 +10,8 @@ Vocabulary:
   reason) no longer applies from the moment it was lifted.
 - ban: a person or a team (by name, for later seasons where the team is a new entry) barred
   until a date, with the reason and clause; checked whenever someone registers or joins a roster
-  in any event starting on or before that date.
+  in any event under the same rulebook (or any event, for a ban not written by one) starting on
+  or before that date.
 - withdrawal: a team's written statement that it stops playing, as received; ``rule`` is the
   sanction rule it falls under, ``before_middle`` whether it came before the middle tour
   (number ``middle`` at the time). No return: nothing is recorded for the team after it.

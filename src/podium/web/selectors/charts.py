@@ -210,7 +210,7 @@ def _round_name(event: Event, stage: Stage, round: int) -> str:
 
 
 def question_strip(event: Event, stage: ChgkTourStage, round: int) -> Chart | None:
-    results = current_results(event, stage.key, round)
+    results = stage_rows(event, stage.key, round)  # the jury's verdicts applied
     masks = [(r.cells.get("mask") or "").strip() for r in results]
     masks = [m for m in masks if len(m) == stage.questions]
     if not masks:

@@ -6,7 +6,8 @@ Vocabulary:
   months (``2010-11`` to ``2011-06``): an event's season runs as many months from the event's
   own start (Nov–Jun: to the end of the 8th month). Without a season, the event's last day (its
   start, or the last round on the calendar). "The end of the next season" is a year later.
-- active ban: one whose ``until`` is on or after the day in question (an event's first day).
+- active ban: one whose ``until`` is on or after the day in question (an event's first day),
+  unless its sanction was lifted.
 - team ban: matched by the team's name, compared without case and spacing, since a team that
   returns in a later season is a new entry.
 - unpaid: a scored team that has not paid a fee the rulebook makes a condition of admission
@@ -68,14 +69,13 @@ def active_bans(
     where = Q(pk__in=[])
     if person is not None and person.pk:
         where |= Q(person=person)
-    bans = list(Ban.objects.filter(where, until__gte=day).select_related("event"))
+    # A lifted sanction's bans end: ``until`` keeps the day they ended, but an event that
+    # started before it must not keep refusing the person for the rest of its run.
+    standing = Ban.objects.filter(until__gte=day).exclude(sanction__lifted_at__isnull=False)
+    bans = list(standing.filter(where).select_related("event"))
     if team_name:
         key = _team_key(team_name)
-        bans += [
-            b
-            for b in Ban.objects.filter(until__gte=day).exclude(team_name="")
-            if _team_key(b.team_name) == key
-        ]
+        bans += [b for b in standing.exclude(team_name="") if _team_key(b.team_name) == key]
     return bans
 
 
@@ -136,7 +136,8 @@ class Unpaid:
 
 
 def unpaid_for_tour(event: Event, tour_stage: str, round: int) -> list[Unpaid]:
-    """The scored, confirmed teams without the fee that admits them to the tour."""
+    """The scored, confirmed teams without the fee that admits them to the tour (a team that
+    withdrew before the tour owes nothing for it)."""
     fee = fee_for_tour(event, tour_stage, round)
     if fee is None:
         return []
@@ -144,5 +145,8 @@ def unpaid_for_tour(event: Event, tour_stage: str, round: int) -> list[Unpaid]:
     entries = event.entries.filter(status=Entry.Status.CONFIRMED, scored=True)
     if stage.category:
         entries = entries.filter(category=stage.category)
+    tour = Round.objects.filter(event=event, stage=tour_stage, number=round).first()
+    if tour is not None:
+        entries = entries.exclude(withdrawal__received_at__lte=tour.starts_at)
     paid = set(event.entries.filter(payments__fee_key=fee.key).values_list("pk", flat=True))
     return [Unpaid(e, fee) for e in entries.order_by("number") if e.pk not in paid]

@@ -68,6 +68,13 @@ def draw_rows(draw: Draw, names: dict[int, str]) -> list[tuple[str, list[str]]]:
         return [(str(table), [name(entry)]) for table, entry in outcome["tables"]]
     if draw.kind == "tour-hosts":
         return [(tour, [name(team)]) for tour, team in outcome["hosts"]]
+    if draw.kind == "battles":
+        # Battles name teams by entry number, as battle items do.
+        return [
+            (f"{b['round']}.{b['day']} · {b['slot']}",
+             [f"#{b['team1']} – #{b['team2']} ({b['stage']})"])
+            for b in outcome["bouts"]
+        ]  # fmt: skip
     if draw.kind == "lanes":
         first = outcome["blocks"][0]["pairs"] if outcome.get("blocks") else []
         return [

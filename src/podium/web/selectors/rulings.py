@@ -18,7 +18,8 @@ Vocabulary:
   team's tour row is dropped: it counts as absent). Other effects (bans, warnings, expulsion)
   change no row: they are footnotes.
 - withdrawal effects on Brainball (п. 18): before the middle tour every battle of the team is
-  annulled unless it completed a full round (played every other team in round 1); after it,
+  annulled unless it completed a full round (played every other team in round 1;
+  teams outside the competition, which play no Brainball, do not count); after it,
   its round-2 battles are annulled. Its ChGK results are kept.
 - middle tour: the tour that opens the second half of the calendar, number ⌊n/2⌋ + 1 of n
   tours (our reading of п. 9 and 18).
@@ -298,7 +299,10 @@ def _annulled(
 ) -> set[str]:
     """The battles the withdrawals annul (п. 18), each noted on the teams that keep a row."""
     rulebook = event.rulebook
-    teams = {label for row in rows for label in _battle_teams(row)} | set(labels.values())
+    # A full round is against the league's teams: a team outside the competition (ChGK only,
+    # п. 10) that never plays Brainball is nobody's missing opponent.
+    scored = Entry.objects.filter(pk__in=list(labels), scored=True).values_list("pk", flat=True)
+    teams = {label for row in rows for label in _battle_teams(row)} | {labels[pk] for pk in scored}
     annulled: set[str] = set()
     for withdrawal in rulings.withdrawals:
         label = labels.get(withdrawal.entry_id)

@@ -15,8 +15,9 @@ Vocabulary:
   the engine's decision says so; for a frozen table the pool is replayed over the row data.
 - version tag: the ETag of a round's table for one kind of visitor: the newest result,
   verification, publication, clock signal and advancement of the round (a season: of its tours
-  too), who asks (staff or not) and the language. Read from the database, so every app process
-  computes the same tag.
+  too), the newest ruling of the event (verdict, sanction or its lifting, withdrawal), who asks
+  (staff or not) and the language. Read from the database, so every app process computes the
+  same tag.
 """
 
 from __future__ import annotations
@@ -36,7 +37,17 @@ from podium.engine.document import row_data
 from podium.engine.errors import InputError
 from podium.engine.standings import Table
 from podium.rules.schema import ChgkSeasonStage, Pool, Stage
-from podium.web.models import Advancement, Event, Publication, Result, Signal, Verification
+from podium.web.models import (
+    Advancement,
+    Event,
+    Publication,
+    Result,
+    Sanction,
+    Signal,
+    Verdict,
+    Verification,
+    Withdrawal,
+)
 from podium.web.selectors.results import (
     ITEM_FORMATS,
     final_versions,
@@ -287,6 +298,11 @@ def version_tag(event: Event, stage: Stage, round: int, staff: bool) -> str:
         _newest(Signal.objects.filter(event=event, stage=stage.key, round=round)),
         _newest(moves),
         moves.filter(withdrawn_at__isnull=False).count(),  # a withdrawal changes a row in place
+        # Rulings change rows without a new result (see ``podium.web.selectors.rulings``).
+        _newest(Verdict.objects.filter(appeal__event=event)),
+        _newest(Sanction.objects.filter(event=event)),
+        Sanction.objects.filter(event=event, lifted_at__isnull=False).count(),
+        _newest(Withdrawal.objects.filter(entry__event=event)),
         "s" if staff else "p",
         translation.get_language() or "",
     ]

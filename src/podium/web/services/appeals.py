@@ -47,7 +47,7 @@ from podium.web.selectors.appeals import (
     member_of,
     plays_in,
 )
-from podium.web.selectors.results import current_results, publication_state
+from podium.web.selectors.results import current_of, current_results, publication_state
 from podium.web.selectors.roles import has_role, is_head_referee, is_organizer, is_staff
 from podium.web.services.base import Refused, audit
 from podium.web.services.results import result_correct
@@ -74,8 +74,11 @@ def _local(event: Event, moment: dt.datetime) -> str:
 
 
 def _next_receipt(event: Event) -> int:
+    """The next receipt number of the event: after every payment's and every forfeit's, so a
+    cash receipt for a forfeited deposit never shares its number with a payment."""
     last = Payment.objects.filter(entry__event=event).aggregate(n=Max("receipt_number"))["n"]
-    return (last or 0) + 1
+    forfeits = Verdict.objects.filter(appeal__event=event).aggregate(n=Max("forfeit_receipt"))
+    return max(last or 0, forfeits["n"] or 0) + 1
 
 
 def _next_number(event: Event) -> int:
@@ -175,8 +178,6 @@ def appeal_file(
             raise Refused(_("This entry is not part of this event."), field="entry")
         if not (is_staff(by, event) or member_of(by, entry)):
             raise Refused(_("An appeal is filed by the team itself or recorded by the staff."))
-        if entry.event_id != event.pk:
-            raise Refused(_("This entry is not part of this event."), field="entry")
         kinds = the_rule.kinds or (Appeal.Kind.PROTEST,)
         if kind not in kinds:
             raise Refused(
@@ -197,7 +198,7 @@ def appeal_file(
         closes = filing_closes(event, the_stage, round, the_rule, now)
         if closes is not None and now > closes:
             raise Refused(
-                _("The time for appeals on this round closed on %(when)s.")
+                _("The time for appeals on this round is over: it closed %(when)s.")
                 % {"when": _local(event, closes)},
                 clause=the_rule.clause,
             )
@@ -303,8 +304,9 @@ def verdict_record(
                     _("Only an upheld protest on a recorded result corrects it."),
                     field="corrected_cells",
                 )
+            # The player may have bowled on since filing: correct the result as it is now.
             correction = result_correct(
-                result=appeal.result, cells=corrected_cells, by=by,
+                result=current_of(appeal.result), cells=corrected_cells, by=by,
                 reason=_("Protest %(number)d upheld: %(reasons)s")
                 % {"number": appeal.number, "reasons": reasons},
                 idempotency_key=f"verdict-{appeal.pk}", now=now,
@@ -370,7 +372,9 @@ def dispute_decide(
             stage=stage, round=round, question=question, entry=entry, filed_by=by, filed_at=now,
         )  # fmt: skip
         audit(event=event, actor=by, action="appeal.dispute", target=appeal, question=question)
-    return verdict_record(appeal=appeal, upheld=upheld, reasons=reasons, by=by, now=now)
+        # In the same transaction: a refused verdict (no reasons) must not leave the appeal
+        # behind, or the dispute would count as decided and could never be decided again.
+        return verdict_record(appeal=appeal, upheld=upheld, reasons=reasons, by=by, now=now)
 
 
 def jury_appoint(*, event: Event, user: Any, by: Any) -> EventRole:

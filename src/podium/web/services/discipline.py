@@ -28,7 +28,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from podium.rules.schema import Sanction as SanctionRule
-from podium.web.models import Ban, Entry, Event, Person, Round, Sanction, Withdrawal
+from podium.web.models import Ban, Entry, Event, Person, Result, Round, Sanction, Withdrawal
 from podium.web.selectors.discipline import (
     active_bans,
     ban_until,
@@ -79,9 +79,11 @@ def _check_target(
                 _("Name the team and the battles it loses 0:6."), field="items",
                 clause=rule.clause,
             )  # fmt: skip
+        recorded = Result.objects.filter(event=event, stage=stage, item__in=items)
+        played = set(recorded.values_list("item", flat=True))
         for item in items:
             numbers = item.lstrip("b").split("-")[1:]
-            if str(entry.number) not in numbers:
+            if str(entry.number) not in numbers or item not in played:
                 raise Refused(
                     _("#%(number)d did not play battle %(item)s.")
                     % {"number": entry.number, "item": item},
@@ -327,7 +329,13 @@ def ban_refusal(
 ) -> Refused | None:
     """Why a person or team may not register in the event (``None``: they may)."""
     day = event.local_start.date()
-    bans = active_bans(day, person, team_name)
+    bans = [
+        b
+        for b in active_bans(day, person, team_name)
+        # A ban is the championship's own (ChGK п. 18: "в чемпионате ДК"): it bars from events
+        # under the same rulebook, not from every competition Podium runs.
+        if b.event_id is None or b.event.rulebook_key == event.rulebook_key
+    ]
     if not bans:
         return None
     ban = bans[0]

@@ -118,6 +118,12 @@ def compute(kind: str, seed: str, inputs: dict[str, Any]) -> dict[str, Any]:
     elif kind == "tour-hosts":
         hosts = engine.tour_hosts(inputs["entrants"], inputs["tours"], seed)
         outcome = {"hosts": [[tour, team] for tour, team in hosts.hosts]}
+    elif kind == "battles":
+        schedule = engine.battle_schedule(
+            inputs["teams"], seed, rounds=inputs["rounds"], stages=inputs["stages"]
+        )
+        fields = ("round", "day", "slot", "stage", "team1", "team2")
+        outcome = {"bouts": [{f: getattr(b, f) for f in fields} for b in schedule.bouts]}
     else:
         raise Refused(_("Unknown kind of draw."), field="kind")
     return {"algorithm": engine.ALGORITHM, "inputs": inputs, "outcome": outcome}

@@ -18,7 +18,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from podium.engine.money import fmt, money
-from podium.web.models import Entry, Event, Payment
+from podium.web.models import Entry, Event, Payment, Verdict
 from podium.web.selectors.organizer import fee_due, fees_for
 from podium.web.selectors.roles import is_staff
 from podium.web.services.base import Refused, audit
@@ -74,6 +74,9 @@ def payment_record(
                 field="fee_key",
             )
         last = Payment.objects.filter(entry__event=event).aggregate(n=Max("receipt_number"))["n"]
+        # A forfeited appeal deposit's cash receipt takes a number from the same series.
+        forfeit = Verdict.objects.filter(appeal__event=event).aggregate(n=Max("forfeit_receipt"))
+        last = max(last or 0, forfeit["n"] or 0)
         payment = Payment.objects.create(
             entry=entry,
             fee_key=fee.key,

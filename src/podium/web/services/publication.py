@@ -65,7 +65,7 @@ def _final_refusal(event: Event, stage: Stage, round: int, now: dt.datetime) -> 
         closes = appeal_window_closes(event, stage, round, now)
         if closes is not None and now < closes:
             return Refused(
-                _("Final only after the appeal window closes on %(when)s.")
+                _("Final only after the appeal window closes (%(when)s).")
                 % {"when": formats.date_format(closes.astimezone(event.zone), "DATETIME_FORMAT")},
                 field="state",
                 clause=clause,

@@ -294,6 +294,13 @@ def result_record(
             barred = admission_refusal(event, stage, round, entry, now)
             if barred is not None:
                 raise barred
+        if the_stage.format == "head-to-head":
+            # A battle is recorded for both its teams: neither may have withdrawn or be barred.
+            numbers = [n for n in (values.get("team1", ""), values.get("team2", "")) if n.isdigit()]
+            for team in Entry.objects.filter(event=event, number__in=numbers):
+                barred = admission_refusal(event, stage, round, team, now)
+                if barred is not None:
+                    raise barred
         first = Result.objects.filter(event=event, stage=stage, round=round)
         if first.filter(entry=entry, item=item).exists():
             raise _already(entry, item)
@@ -342,6 +349,12 @@ def _replace(
         if kind == Result.Kind.CORRECTION and not reason:
             raise Refused(_("A correction needs a reason."), field="reason")
         check_not_final(event, the_stage, result.round)
+        if kind == Result.Kind.PROGRESS and entry is not None:
+            # An expelled or withdrawn entrant bowls no further block (a correction may still
+            # put right what was played before).
+            barred = admission_refusal(event, result.stage, result.round, entry, now)
+            if barred is not None:
+                raise barred
         subject = _subject_name(entry, result.item)
         current = current_of(result)
         if current.pk != result.pk:
