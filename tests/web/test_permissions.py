@@ -22,7 +22,9 @@ from podium.web.models import (
     Advancement,
     Agreement,
     ApiToken,
+    Appeal,
     AuditEntry,
+    Ban,
     Cancellation,
     CheckIn,
     Draw,
@@ -30,17 +32,23 @@ from podium.web.models import (
     EntryMember,
     Event,
     EventRole,
+    FurtherAppeal,
     Payment,
     Person,
     Publication,
+    Question,
+    QuestionSubmission,
     Result,
     Round,
+    Sanction,
     SeatOffer,
     SecondEntry,
     Signal,
     Squad,
     TableStep,
+    Verdict,
     Verification,
+    Withdrawal,
 )
 from podium.web.services.payments import payment_record
 
@@ -59,7 +67,14 @@ NAMESPACES = (
     "advancement",
     "tokens",
     "imports",
+    "appeals",
+    "jury",
+    "protests",
+    "discipline",
+    "season",
+    "questions",
 )
+PUBLIC = {("questions", "database")}  # the club's public question database
 MODELS = (
     Event,
     EventRole,
@@ -83,6 +98,14 @@ MODELS = (
     TableStep,
     Advancement,
     ApiToken,
+    Appeal,
+    Verdict,
+    FurtherAppeal,
+    Sanction,
+    Ban,
+    Withdrawal,
+    QuestionSubmission,
+    Question,
 )
 SECRET = "Zdeňka Tajná"
 
@@ -95,7 +118,12 @@ def walk(
         if isinstance(p, URLResolver):
             inner = f"{namespace}:{p.namespace}" if namespace and p.namespace else p.namespace
             yield from walk(p.url_patterns, inner or namespace, found)
-        elif isinstance(p, URLPattern) and namespace in NAMESPACES and p.name:
+        elif (
+            isinstance(p, URLPattern)
+            and namespace in NAMESPACES
+            and p.name
+            and (namespace, p.name) not in PUBLIC
+        ):
             yield namespace, p.name, found
 
 

@@ -7,11 +7,12 @@ Vocabulary:
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+
+from podium.web.forms.keyed import KeyedForm
 
 # An answer to a superfinal question: who took it (ChGK: both may; Brainball: one at most).
 ANSWERS = {"both": ("1", "1"), "first": ("1", "0"), "second": ("0", "1"), "none": ("0", "0")}
@@ -27,16 +28,7 @@ def _score(label: Any) -> forms.CharField:
     )
 
 
-class _Keyed(forms.Form):
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=100)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        initial = kwargs.pop("initial", None) or {}
-        initial.setdefault("idempotency_key", uuid.uuid4().hex)
-        super().__init__(*args, initial=initial, **kwargs)
-
-
-class BattleForm(_Keyed):
+class BattleForm(KeyedForm):
     """A battle of the league: the round, the two teams (by entry number) and the score."""
 
     round = forms.TypedChoiceField(label=_("Round"), coerce=int)
@@ -65,7 +57,7 @@ class BattleForm(_Keyed):
         }
 
 
-class BattleCorrectionForm(_Keyed):
+class BattleCorrectionForm(KeyedForm):
     """A recorded battle's score, changed with a reason (the round and the teams stay)."""
 
     score1 = _score(_("Score 1"))
@@ -73,7 +65,7 @@ class BattleCorrectionForm(_Keyed):
     reason = forms.CharField(label=_("Reason for the correction"), max_length=500, required=False)
 
 
-class AnswerForm(_Keyed):
+class AnswerForm(KeyedForm):
     """One superfinal question answered with one tap: which team(s) took it."""
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)

@@ -11,12 +11,12 @@ Vocabulary:
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from podium.web.forms.keyed import KeyedForm
 from podium.web.selectors.bowling import Block
 
 
@@ -31,13 +31,11 @@ def _game(number: int) -> forms.CharField:
     )
 
 
-class _Keyed(forms.Form):
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=100)
+class _Keyed(KeyedForm):
     result = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args: Any, current: Any = None, **kwargs: Any) -> None:
         initial = kwargs.pop("initial", None) or {}
-        initial.setdefault("idempotency_key", uuid.uuid4().hex)
         if current is not None:
             initial.setdefault("result", current.pk)
         super().__init__(*args, initial=initial, **kwargs)

@@ -28,6 +28,7 @@ from podium.web.forms.events import (
     aware,
 )
 from podium.web.models import Event
+from podium.web.models.money import APPEAL_FEE_PREFIX
 from podium.web.selectors import organizer as select
 from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.selectors.stages import has_calendar
@@ -204,7 +205,10 @@ def receipt(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if payment is None:
         raise Http404
     fee = next((f for f in event.rulebook.fees if f.key == payment.fee_key), None)
-    context = {"event": event, "payment": payment, "fee": fee}
+    rule = payment.fee_key.removeprefix(APPEAL_FEE_PREFIX)
+    appeal = next((a for a in event.rulebook.appeals if a.key == rule), None)
+    title = fee.title if fee else appeal.title if appeal else payment.fee_key
+    context = {"event": event, "payment": payment, "fee": fee, "fee_title": title}
     return render(request, "podium/organizer/receipt.html", context)
 
 

@@ -43,6 +43,9 @@ def entries(request: HttpRequest) -> HttpResponse:
                 "terms": terms,
                 "can_add": selectors.can_add_players(entry)
                 and entry.registered_by_id == request.user.pk,
+                # A team appeals on the questions of its tours (ChGK п. 14).
+                "can_appeal": entry.is_active
+                and any(a.kinds for a in entry.event.rulebook.appeals),
             }
         )
     return render(request, "podium/participant/entries.html", {"rows": rows})

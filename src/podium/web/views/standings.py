@@ -27,6 +27,7 @@ from django.utils.safestring import mark_safe
 
 from podium.rules.schema import Stage
 from podium.web.models import Event, Publication
+from podium.web.selectors.appeals import published_verdicts
 from podium.web.selectors.charts import stage_charts
 from podium.web.selectors.clock import stage_clocks
 from podium.web.selectors.roles import is_organizer, is_staff
@@ -161,6 +162,9 @@ def _round_page(request: HttpRequest, slug: str, stage: str, round: int | None) 
         moment = _as_of(request, event) if staff else None
         # The charts draw the round as it stands now, so a past table goes without them.
         context["charts"] = stage_charts(event, the_stage, round, staff) if moment is None else []
+        shown = context["current"]
+        if the_stage.format == "chgk-tour" and shown and shown.visible and moment is None:
+            context["verdicts"] = published_verdicts(event, the_stage.key, round)
         if moment is not None:  # the table as it stood then: no polling, never cached
             context["as_of"] = moment
             context["as_of_view"] = round_tables(event, the_stage, round, staff, moment)

@@ -1,0 +1,19 @@
+"""Forms that a dropped connection may send twice: each carries a key made when it is shown."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django import forms
+
+
+class KeyedForm(forms.Form):
+    """A form with a hidden idempotency key; the service records its submission once."""
+
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=100)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        initial = kwargs.pop("initial", None) or {}
+        initial.setdefault("idempotency_key", uuid.uuid4().hex)
+        super().__init__(*args, initial=initial, **kwargs)
