@@ -16,9 +16,9 @@ from typer.testing import CliRunner
 
 from podium.cli.main import app
 from podium.engine.document import standings_data
-from podium.web.archive import ArchiveError, dumps, export_event, import_event
+from podium.web.archive import SINCE_2, ArchiveError, dumps, export_event, import_event
 from podium.web.demo import load_demo
-from podium.web.models import Event, EventRole, Result
+from podium.web.models import Event, EventRole, Question, Result, Verdict
 from podium.web.selectors.results import standings_as_of
 from podium.web.selectors.stages import round_numbers
 
@@ -74,6 +74,43 @@ def test_the_chgk_archive_keeps_the_history_and_the_checks() -> None:
     assert [p.table for p in frozen] == [p["table"] for p in finals]
 
 
+def test_the_chgk_archive_keeps_the_rulings_and_the_questions() -> None:
+    load_demo()
+    event = Event.objects.get(slug="deti-kolomny-xv")
+    document = export_event(event)
+    credited = [v["credited"] for v in document["verdicts"] if v["upheld"]]
+    assert credited == [[credited[0][0]]]  # the accepted answer's second team
+    assert [s["key"] for s in document["sanctions"]] == [
+        "ineligible-player", "withdrawal-before-middle-tour"
+    ]  # fmt: skip
+    assert len(document["withdrawals"]) == 1
+    assert {b["reason"] for b in document["bans"]} >= {document["sanctions"][0]["reason"]}
+    replaced = [q for q in document["questions"] if q["replaced_by"]]
+    assert len(replaced) == 1
+    assert replaced[0]["replaced_by"] > document["questions"].index(replaced[0]) + 1  # later
+    copy = import_event(json.loads(dumps(document)), slug="dk-rulings")
+    verdict = Verdict.objects.get(appeal__event=copy, upheld=True)
+    original = Verdict.objects.get(appeal__event=event, upheld=True)
+    assert [e.name for e in verdict.credited.all()] == [e.name for e in original.credited.all()]
+    retold = Question.objects.get(submission__event=copy, status=Question.Status.REPLACE)
+    assert retold.replaced_by is not None
+    assert retold.replaced_by.answer == "керамика"
+    assert retold.replaced_by.submission.event == copy
+
+
+def test_a_version_1_archive_is_read_without_the_rulings() -> None:
+    load_demo()
+    document = export_event(Event.objects.get(slug="cz-jigsaw-2027"))
+    document["version"] = 1
+    for kind in SINCE_2:
+        document.pop(kind)
+    copy = import_event(document, slug="cz-old")
+    assert copy.results.count() == Result.objects.filter(event__slug="cz-jigsaw-2027").count()
+    document["version"] = 2
+    with pytest.raises(ArchiveError, match="the archive has no appeals"):
+        import_event(document, slug="cz-old-2")
+
+
 def test_users_are_found_or_made_by_name() -> None:
     load_demo()
     document = export_event(Event.objects.get(slug="cz-jigsaw-2027"))
@@ -95,7 +132,7 @@ def test_users_are_found_or_made_by_name() -> None:
     ("change", "message"),
     [
         (lambda d: d.update(format="something"), "this is not a Podium event archive"),
-        (lambda d: d.update(version=99), "archive version 99; this Podium reads version 1"),
+        (lambda d: d.update(version=99), "archive version 99; this Podium reads versions 1, 2"),
         (lambda d: d.pop("results"), "the archive has no results"),
         (lambda d: d["event"].update(rulebook_text="key: [broken"), "its rulebook does not load"),
         (lambda d: d["members"][0].update(entry=9999), "members: entry refers to a row"),

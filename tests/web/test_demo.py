@@ -24,11 +24,13 @@ from podium.web.models import (
     Event,
     EventRole,
     Person,
+    Question,
     Result,
     Squad,
     Withdrawal,
 )
 from podium.web.selectors.appeals import open_on_round
+from podium.web.selectors.questions import database_index
 from podium.web.selectors.results import standings_as_of
 
 pytestmark = pytest.mark.django_db
@@ -245,3 +247,26 @@ def test_cba_demo_has_a_protest_upheld_with_a_corrected_game() -> None:
     total = sum(int(correction.cells[f"g{i}"]) for i in range(1, 7))
     assert mine.entry.score.startswith(f"{total} ")
     assert any(n.text.startswith(f"Protest {upheld.number} upheld") for n in mine.reasons)
+
+
+def test_chgk_demo_has_tour_4_questions_with_a_replacement_and_one_to_check() -> None:
+    _load()
+    event = Event.objects.get(slug="deti-kolomny-xv")
+    tour = event.rounds.get(stage="chgk-tour", number=4)
+    handed_in = Question.objects.filter(submission__round=tour).order_by("submission", "number")
+    assert handed_in.count() == 16  # 15 and one replacement
+    retold = handed_in.get(status=Question.Status.REPLACE)
+    assert retold.number == 3
+    assert retold.replaced_by is not None
+    assert retold.replaced_by.answer == "керамика"
+    index = database_index()
+    assert len(index) == 5
+    close = index.closest(retold.text, retold.answer)[0]
+    assert close.published
+    assert close.answer == "коломенская"
+    nine = handed_in.get(number=9)
+    best = index.closest(nine.text, nine.answer)[0]
+    assert best.published
+    assert best.answer == "Москва"
+    two = handed_in.get(number=2)
+    assert all(not m.published for m in index.closest(two.text, two.answer))

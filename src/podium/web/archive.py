@@ -5,18 +5,24 @@ Vocabulary:
   rulebook text) and one list of rows per kind: roles, people, squads, entries and their
   members, money, presence, draws, rounds and their signals, results with their agreements,
   second entries and verifications, publications with their frozen tables, table steps,
-  advancements and the audit trail.
+  advancements, appeals with their verdicts (and the teams credited) and further appeals,
+  sanctions, bans, withdrawals, the host teams' question submissions with their questions, and
+  the audit trail.
 - key: a row's place in its list, from 1, in the order the rows were made; a reference to
   another row is that row's key, a reference to a user is the user's name. So an archive says
   nothing about the database it came from, and exporting an imported event gives the same
   file again (but for the slug and the time it was written).
 - kind: one list of the archive and the model it holds, in an order where every reference
-  points to an earlier kind or to an earlier row of the same kind (a correction to the result
-  it replaces).
+  points to an earlier kind or to a row of the same kind (a correction to the result it
+  replaces; a question to the later one handed in to replace it, set once all are made).
+- version: 2 added the appeals, discipline and question kinds; a version 1 archive is read
+  with none of them.
 - user: referred to by name only. Importing finds a user of that name or makes one without a
   password (who can be given one by an administrator); roles come with them. A person who is a
   user's own profile is the same person on the new machine; other people are made anew.
-- left out: API tokens (secrets belong to one installation); everything else is kept.
+- left out: API tokens (secrets belong to one installation) and the club's question database
+  imported from earlier packets (it belongs to the club, not to one event); everything else is
+  kept.
 """
 
 from __future__ import annotations
@@ -30,13 +36,16 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import models, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from podium.rules.loader import RulebookError, parse
 from podium.web.models import (
     Advancement,
     Agreement,
+    Appeal,
     AuditEntry,
+    Ban,
     Cancellation,
     CheckIn,
     Draw,
@@ -44,44 +53,63 @@ from podium.web.models import (
     EntryMember,
     Event,
     EventRole,
+    FurtherAppeal,
     Payment,
     Person,
     Publication,
+    Question,
+    QuestionSubmission,
     Result,
     Round,
+    Sanction,
     SeatOffer,
     SecondEntry,
     Signal,
     Squad,
     TableStep,
+    Verdict,
     Verification,
+    Withdrawal,
 )
 
 FORMAT = "podium-event"
-VERSION = 1
+VERSION = 2
+READS = (1, 2)
+SINCE_2 = frozenset(
+    {"appeals", "verdicts", "further_appeals", "sanctions", "bans", "withdrawals",
+     "submissions", "questions"}
+)  # fmt: skip
 
-# (kind, model, the filter that finds the event's rows)
-KINDS: tuple[tuple[str, type[models.Model], str], ...] = (
-    ("roles", EventRole, "event"),
-    ("people", Person, "memberships__entry__event"),
-    ("squads", Squad, "event"),
-    ("entries", Entry, "event"),
-    ("members", EntryMember, "entry__event"),
-    ("payments", Payment, "entry__event"),
-    ("cancellations", Cancellation, "entry__event"),
-    ("check_ins", CheckIn, "entry__event"),
-    ("seat_offers", SeatOffer, "absent__event"),
-    ("draws", Draw, "event"),
-    ("rounds", Round, "event"),
-    ("signals", Signal, "event"),
-    ("results", Result, "event"),
-    ("agreements", Agreement, "result__event"),
-    ("second_entries", SecondEntry, "result__event"),
-    ("verifications", Verification, "result__event"),
-    ("publications", Publication, "event"),
-    ("table_steps", TableStep, "event"),
-    ("advancements", Advancement, "event"),
-    ("audit", AuditEntry, "event"),
+# (kind, model, the filters that find the event's rows: a row matching any of them)
+KINDS: tuple[tuple[str, type[models.Model], tuple[str, ...]], ...] = (
+    ("roles", EventRole, ("event",)),
+    ("people", Person, ("memberships__entry__event", "sanctions__event", "bans__event")),
+    ("squads", Squad, ("event",)),
+    ("entries", Entry, ("event",)),
+    ("members", EntryMember, ("entry__event",)),
+    ("payments", Payment, ("entry__event",)),
+    ("cancellations", Cancellation, ("entry__event",)),
+    ("check_ins", CheckIn, ("entry__event",)),
+    ("seat_offers", SeatOffer, ("absent__event",)),
+    ("draws", Draw, ("event",)),
+    ("rounds", Round, ("event",)),
+    ("signals", Signal, ("event",)),
+    ("results", Result, ("event",)),
+    ("agreements", Agreement, ("result__event",)),
+    ("second_entries", SecondEntry, ("result__event",)),
+    ("verifications", Verification, ("result__event",)),
+    ("publications", Publication, ("event",)),
+    ("table_steps", TableStep, ("event",)),
+    ("advancements", Advancement, ("event",)),
+    ("appeals", Appeal, ("event",)),
+    ("verdicts", Verdict, ("appeal__event",)),
+    ("further_appeals", FurtherAppeal, ("appeal__event",)),
+    ("sanctions", Sanction, ("event",)),
+    ("bans", Ban, ("event",)),
+    ("withdrawals", Withdrawal, ("entry__event",)),
+    ("submissions", QuestionSubmission, ("event",)),
+    ("questions", Question, ("submission__event",)),
+    ("audit", AuditEntry, ("event",)),
 )
 KIND_OF = {model: kind for kind, model, _ in KINDS}
 EVENT_FIELDS = (
@@ -106,8 +134,15 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _rows(event: Event, model: type[models.Model], path: str) -> list[models.Model]:
-    return list(model.objects.filter(**{path: event}).distinct().order_by("pk"))  # type: ignore[attr-defined]
+def _rows(event: Event, model: type[models.Model], paths: tuple[str, ...]) -> list[models.Model]:
+    found = Q()
+    for path in paths:
+        found |= Q(**{path: event})
+    return list(model.objects.filter(found).distinct().order_by("pk"))  # type: ignore[attr-defined]
+
+
+def _many(model: type[models.Model]) -> list[models.ManyToManyField[Any, Any]]:
+    return list(model._meta.many_to_many)  # type: ignore[arg-type]
 
 
 def export_event(event: Event) -> dict[str, Any]:
@@ -138,9 +173,16 @@ def export_event(event: Event) -> dict[str, Any]:
                 elif field.is_relation and field.related_model is Event:
                     continue
                 data[field.name] = _plain(value)
+            for many in _many(model):
+                linked = keys[many.related_model]  # type: ignore[index]
+                data[many.name] = sorted(linked[pk] for pk in _linked(row, many))
             out.append(data)
         document[kind] = out
     return document
+
+
+def _linked(row: models.Model, many: models.ManyToManyField[Any, Any]) -> list[int]:
+    return list(getattr(row, many.name).values_list("pk", flat=True))
 
 
 def dumps(document: dict[str, Any]) -> str:
@@ -187,11 +229,13 @@ def _user(name: str, users: dict[str, Any]) -> Any:
 def _check(document: Any) -> None:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ArchiveError("this is not a Podium event archive")
-    if document.get("version") != VERSION:
+    version = document.get("version")
+    if version not in READS:
         raise ArchiveError(
-            f"archive version {document.get('version')!r}; this Podium reads version {VERSION}"
+            f"archive version {version!r}; this Podium reads versions {', '.join(map(str, READS))}"
         )
-    missing = [k for k in ("event", *(kind for kind, _, _ in KINDS)) if k not in document]
+    needed = [kind for kind, _, _ in KINDS if version >= 2 or kind not in SINCE_2]
+    missing = [k for k in ("event", *needed) if k not in document]
     if missing:
         raise ArchiveError(f"the archive has no {', '.join(missing)}")
 
@@ -215,14 +259,39 @@ def import_event(document: dict[str, Any], *, slug: str | None = None) -> Event:
             event = Event.objects.create(
                 **{k: _value(event_fields[k], v) for k, v in fields.items()}
             )
-        for kind, model, _path in KINDS:
+        for kind, model, _paths in KINDS:
             made[model] = {}
             by_name = {f.name: f for f in _fields(model)}
+            later: list[tuple[models.Model, str, int]] = []
+            rows = document.get(kind, [])
             with _kept_times(model):
-                for n, data in enumerate(document[kind], 1):
-                    row = _row(model, by_name, data, event, made, users)
-                    made[model][n] = row
+                for n, data in enumerate(rows, 1):
+                    made[model][n] = _row(model, by_name, data, event, made, users, later)
+            for row, name, key in later:
+                setattr(row, name, _made(model, name, key, made))
+                row.save(update_fields=[name])
+            for many in _many(model):
+                for n, data in enumerate(rows, 1):
+                    targets = [
+                        _made(model, many.name, key, made) for key in data.get(many.name, [])
+                    ]
+                    getattr(made[model][n], many.name).set(targets)
     return event
+
+
+def _made(
+    model: type[models.Model],
+    name: str,
+    key: Any,
+    made: dict[type[models.Model], dict[int, models.Model]],
+) -> models.Model:
+    field = model._meta.get_field(name)
+    try:
+        return made[field.related_model][key]  # type: ignore[index]
+    except (KeyError, TypeError):
+        raise ArchiveError(
+            f"{KIND_OF[model]}: {name} refers to a row the archive does not hold"
+        ) from None
 
 
 def _row(
@@ -232,7 +301,10 @@ def _row(
     event: Event,
     made: dict[type[models.Model], dict[int, models.Model]],
     users: dict[str, Any],
+    later: list[tuple[models.Model, str, int]],
 ) -> models.Model:
+    """One row of ``model``; a reference to a row of its own kind not yet made goes to ``later``."""
+    forward: list[tuple[str, int]] = []
     values: dict[str, Any] = {}
     for name, field in fields.items():
         if field.is_relation and field.related_model is Event:
@@ -244,17 +316,16 @@ def _row(
         if field.is_relation and value is not None:
             if field.related_model is get_user_model():
                 values[name] = _user(value, users)
+            elif field.related_model is model and value not in made[model]:
+                forward.append((name, value))
             else:
-                try:
-                    values[name] = made[field.related_model][value]  # type: ignore[index]
-                except KeyError:
-                    raise ArchiveError(
-                        f"{KIND_OF[model]}: {name} refers to a row the archive does not hold"
-                    ) from None
+                values[name] = _made(model, name, value, made)
         else:
             values[name] = _value(field, value)
     if model is Person and values.get("user") is not None:
         own = Person.objects.filter(user=values["user"]).first()
         if own is not None:
             return own  # a user's own profile: the same person on this machine
-    return model.objects.create(**values)  # type: ignore[attr-defined]
+    row = model.objects.create(**values)  # type: ignore[attr-defined]
+    later.extend((row, name, key) for name, key in forward)
+    return row

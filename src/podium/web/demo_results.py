@@ -28,7 +28,7 @@ from typing import Any
 from django.utils import timezone
 
 from podium.engine.timing import format_clock
-from podium.web import demo_rulings
+from podium.web import demo_questions, demo_rulings
 from podium.web.models import (
     Agreement,
     Entry,
@@ -261,5 +261,6 @@ def deti_kolomny(event: Event, accounts: dict[str, Any]) -> None:
                          "score1": str(won), "score2": str(6 - won)}))  # fmt: skip
     _paper(event, "brainball", rows, accounts, later, items=items)
     demo_rulings.chgk_withdrawal(event, accounts, later + dt.timedelta(hours=1))
+    demo_questions.deti_kolomny(event, accounts)
     for stage in ("chgk-season", "brainball"):
         publication_set(event=event, stage=stage, state="preliminary", by=org, now=later)
