@@ -22,11 +22,8 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
-import statistics
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,17 +49,9 @@ from podium.rules.loader import preset_text  # noqa: E402
 from podium.web.models import Entry, EntryMember, Event, EventRole, Person, Result  # noqa: E402
 from podium.web.services.clock import result_finish, round_start  # noqa: E402
 from podium.web.services.publication import publication_set  # noqa: E402
+from timing import median  # noqa: E402
 
 QUALI = "individual-qualification"
-
-
-def median(fn: Callable[[], Any], runs: int) -> tuple[float, int]:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), runs
 
 
 def event_with(n: int, tag: str) -> tuple[Event, Any, Any]:
