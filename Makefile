@@ -51,6 +51,7 @@ check: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/live.py
+	$(BIN)/python bench/questions.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .import_linter_cache

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from decimal import Decimal
 from io import StringIO
 from typing import Any
 
 import pytest
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
 from django.test import Client
 from django.utils import translation
@@ -30,8 +31,14 @@ from podium.web.models import (
     Withdrawal,
 )
 from podium.web.selectors.appeals import open_on_round
+from podium.web.selectors.checks import mismatches
+from podium.web.selectors.discipline import unpaid_for_tour
 from podium.web.selectors.questions import database_index
-from podium.web.selectors.results import standings_as_of
+from podium.web.selectors.results import current_results, standings_as_of
+from podium.web.services.appeals import dispute_decide, verdict_record
+from podium.web.services.base import Refused
+from podium.web.services.checks import mismatch_resolve
+from podium.web.services.publication import publication_set
 
 pytestmark = pytest.mark.django_db
 
@@ -270,3 +277,57 @@ def test_chgk_demo_has_tour_4_questions_with_a_replacement_and_one_to_check() ->
     assert best.answer == "Москва"
     two = handed_in.get(number=2)
     assert all(not m.published for m in index.closest(two.text, two.answer))
+
+
+def test_chgk_demo_teams_paid_their_fees_but_one_the_second_half() -> None:
+    _load()
+    event = Event.objects.get(slug="deti-kolomny-xv")
+    assert unpaid_for_tour(event, "chgk-tour", 1) == []
+    [late] = unpaid_for_tour(event, "chgk-tour", 4)
+    assert late.fee.key == "entry-second-half"
+    assert late.entry == event.entries.filter(scored=True).order_by("number").first()
+    left = Withdrawal.objects.get(entry__event=event).entry
+    assert left.payments.filter(fee_key="entry-second-half").count() == 0  # it left, owes none
+
+
+def test_chgk_demo_tour_3_goes_final_once_the_jury_and_the_head_referee_have_ruled() -> None:
+    """The README's walk: the jury decides, the head referee resolves the mismatch, the
+    organizer publishes tour 3 final, and question 9 is struck for every team."""
+    _load()
+    event = Event.objects.get(slug="deti-kolomny-xv")
+    users = {u.username: u for u in get_user_model().objects.all()}
+    appeal, dispute = open_on_round(event, event.rulebook.stage("chgk-tour"), 3)
+    assert appeal.question == 9
+
+    def questions() -> dict[str, Decimal]:
+        [table] = standings_as_of(event, "chgk-tour", 3).tables
+        return {r.entry.name: r.entry.metrics["questions"] for r in table.rows}
+
+    before = questions()
+    took_nine = {
+        r.entry.name for r in current_results(event, "chgk-tour", 3) if r.cells["mask"][8] == "1"
+    }
+    assert took_nine
+    with pytest.raises(Refused, match="every appeal is decided"):
+        publication_set(
+            event=event, stage="chgk-tour", round=3, state="final", by=users["organizer"]
+        )
+    verdict_record(appeal=appeal, upheld=True, by=users["jury"], reasons="Второй ответ подходит.")
+    dispute_decide(
+        event=event, stage="chgk-tour", round=3, entry=dispute.entry, question=dispute.question,
+        upheld=True, reasons="Ответ верный по сути.", by=users["jury"],
+    )  # fmt: skip
+    [mismatch] = mismatches(event)
+    mismatch_resolve(
+        second_entry=mismatch.second, choice="first", by=users["head"],
+        reason="The card says so.", idempotency_key="readme-walk",
+    )  # fmt: skip
+    final = publication_set(
+        event=event, stage="chgk-tour", round=3, state="final", by=users["organizer"]
+    )
+    assert final.state == "final"
+    after = questions()
+    for name, taken in before.items():
+        struck = 1 if name in took_nine else 0
+        disputed = 1 if name == dispute.entry.name else 0  # its "?" now counts as taken
+        assert after[name] == taken - struck + disputed, name

@@ -40,6 +40,7 @@ from podium.web.models import (
 )
 from podium.web.selectors.results import battle_item, standings_as_of
 from podium.web.services.base import audit
+from podium.web.services.payments import payment_record
 from podium.web.services.publication import publication_set
 from podium.web.services.rounds import round_add
 
@@ -209,6 +210,11 @@ def deti_kolomny(event: Event, accounts: dict[str, Any]) -> None:
     rng = random.Random("demo:chgk")
     teams = _confirmed(event, "teams")
     scored = [t for t in teams if t.scored]
+    for team in scored:  # п. 9: the first half's fee, paid before tour 1
+        payment_record(
+            entry=team, fee_key="entry-first-half", amount="900", method="cash",
+            by=accounts["organizer"],
+        )  # fmt: skip
     tour = event.rulebook.stage("chgk-tour")
     org = accounts["organizer"]
     for number, day in enumerate(TOURS, 1):
@@ -262,5 +268,11 @@ def deti_kolomny(event: Event, accounts: dict[str, Any]) -> None:
     _paper(event, "brainball", rows, accounts, later, items=items)
     demo_rulings.chgk_withdrawal(event, accounts, later + dt.timedelta(hours=1))
     demo_questions.deti_kolomny(event, accounts)
+    staying = [t for t in scored if not hasattr(t, "withdrawal")]
+    for team in staying[1:]:  # the second half's fee; the first team has not paid it yet
+        payment_record(
+            entry=team, fee_key="entry-second-half", amount="900", method="transfer",
+            by=accounts["organizer"],
+        )  # fmt: skip
     for stage in ("chgk-season", "brainball"):
         publication_set(event=event, stage=stage, state="preliminary", by=org, now=later)
