@@ -301,6 +301,12 @@ def test_the_overview_lists_every_appeal_warns_and_appoints_the_jury(
     assert warnings
     old_due = local(club.played[1] + dt.timedelta(days=14))
     assert f"Appeal {old.number} (Tour 1, question 15): due by {old_due}" in warnings.group(0)
+    # The organizer's event page warns too, and leads to the list.
+    dashboard = client.get(reverse("organizer:dashboard", args=[club.event.slug])).content.decode()
+    soon = re.search(r'<p class="warn" id="verdicts-soon">.*?</p>', dashboard, re.S)
+    assert soon
+    assert "1 appeal needs its verdict soon" in soon.group(0)
+    assert f"{url('appeals:list', club.event)}#warnings" in soon.group(0)
     # Volki's ? on question 12 is open in both tours.
     assert "Tour 2, question 12: #4 Volki" in page
     assert "Tour 1, question 12: #4 Volki" in page

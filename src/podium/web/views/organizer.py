@@ -30,6 +30,7 @@ from podium.web.forms.events import (
 from podium.web.models import Event
 from podium.web.models.money import APPEAL_FEE_PREFIX
 from podium.web.selectors import organizer as select
+from podium.web.selectors.appeals import jury_cards
 from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.selectors.stages import has_calendar
 from podium.web.services.base import Refused
@@ -101,6 +102,8 @@ def _dashboard(request: HttpRequest, event: Event, **forms: Any) -> HttpResponse
         "squad_form": forms.get("squad_form") or SquadForm(),
         "status_form": forms.get("status_form") or StatusForm(initial={"status": event.status}),
         "has_calendar": any(has_calendar(s) for s in event.rulebook.stages),
+        # The organizer is warned here too before a verdict's deadline (004 §14).
+        "verdicts_soon": sum(c.warned for c in jury_cards(event, staff=True)),
     }
     return render(request, "podium/organizer/dashboard.html", context)
 
