@@ -82,7 +82,11 @@ def _question(
 
 
 def _locked(tour: Round) -> tuple[Round, Event]:
-    tour = Round.objects.select_for_update().select_related("event", "host").get(pk=tour.pk)
+    tour = (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("event", "host")
+        .get(pk=tour.pk)
+    )
     return tour, tour.event
 
 
