@@ -110,6 +110,29 @@ def test_play_off_cells_must_be_questions() -> None:
     ]
 
 
+def test_extra_questions_after_a_team_was_separated_are_refused() -> None:
+    # A took 3, unlike B and C: it was never asked the extra questions B and C played.
+    season({"A": "3", "B": "4 1", "C": "4 0"})
+    with pytest.raises(InputError) as caught:
+        season({"A": "3 1", "B": "4 1", "C": "4 0"})
+    assert [(p.where, p.message) for p in caught.value.problems] == [
+        (
+            "row 12, column playoff",
+            "'A' has extra questions after the play-off had separated it from every other "
+            "team: they are asked only of teams still tied",
+        )
+    ]
+    # C lost extra question 1 to B: a second extra question for either is needless.
+    with pytest.raises(InputError) as caught:
+        season({"A": "3", "B": "4 1 0", "C": "4 0 1"})
+    assert [p.where for p in caught.value.problems] == [
+        "row 13, column playoff",
+        "row 14, column playoff",
+    ]
+    # A group still waiting for a team's match is not judged yet.
+    season({"A": "3 1", "B": "4"})
+
+
 def test_a_match_takes_no_more_questions_than_the_rulebook_asks() -> None:
     assert BOOK.stage("chgk-season").ranking.playoff.questions == 6  # type: ignore[union-attr]
     season({"A": "6", "B": "0", "C": "5"})  # the whole match is fine

@@ -10,6 +10,9 @@ Vocabulary:
   play-off goes on); a group with a team that has no result yet stays as it was (pending).
 - uneven: two teams of a group equal on every question both played, one having played more —
   each extra question is asked of every team still tied, so such results are a mistake.
+- needless: in a group where every team has its result, a team with extra questions after the
+  match or question that had already separated it from every other team — nobody asks a team
+  that is no longer tied, so such a result is a mistake too.
 """
 
 from __future__ import annotations
@@ -53,6 +56,26 @@ def uneven(placed: Sequence[Placed], results: Mapping[str, Sequence[int]]) -> li
                 if len(ra) != len(rb) and ra[:shorter] == rb[:shorter]:
                     pairs.append((a, b))
     return pairs
+
+
+def needless(placed: Sequence[Placed], results: Mapping[str, Sequence[int]]) -> list[str]:
+    """Teams of held groups whose results go on after they were separated (see the
+    vocabulary)."""
+    found: list[str] = []
+    for group in _groups(placed):
+        if not group[0].playoff or any(p.entry.id not in results for p in group):
+            continue
+        for p in group:
+            mine = tuple(results[p.entry.id])
+            others = [tuple(results[q.entry.id]) for q in group if q is not p]
+            # The questions after the one that separated it from everybody were never asked.
+            asked = next(
+                (k for k in range(1, len(mine) + 1) if all(o[:k] != mine[:k] for o in others)),
+                len(mine),
+            )
+            if len(mine) > asked:
+                found.append(p.entry.id)
+    return found
 
 
 def settle(placed: Sequence[Placed], results: Mapping[str, Sequence[int]]) -> list[Placed]:

@@ -42,7 +42,7 @@ from podium.engine.inputs import (
     read_competitors,
     require_columns,
 )
-from podium.engine.playoff import uneven
+from podium.engine.playoff import needless, uneven
 from podium.engine.standings import Table, build_table
 from podium.rules.schema import ChgkSeasonStage, ChgkTourStage, Rulebook, Stage
 
@@ -373,6 +373,12 @@ def _check_playoffs(playoffs: _Playoffs, unsettled: Table, problems: Problems) -
             f"row {playoffs.lines[shorter]}, column playoff",
             f"'{shorter}' and '{longer}' are still tied, but '{longer}' played more extra "
             "questions: each is asked of every team still tied",
+        )
+    for team in needless(held, playoffs.results):
+        problems.add(
+            f"row {playoffs.lines[team]}, column playoff",
+            f"'{team}' has extra questions after the play-off had separated it from every "
+            "other team: they are asked only of teams still tied",
         )
     problems.raise_if_any()
 
