@@ -38,7 +38,12 @@ from podium.web.selectors.results import battle_item, standings_as_of
 from podium.web.selectors.season import playoff_groups, season_stage
 from podium.web.services.base import Refused
 from podium.web.services.draws import draw_rerun
-from podium.web.services.playoffs import playoff_next, playoff_question, playoff_record
+from podium.web.services.playoffs import (
+    playoff_correct,
+    playoff_next,
+    playoff_question,
+    playoff_record,
+)
 from podium.web.services.results import result_record
 from podium.web.services.rounds import round_add
 from podium.web.services.schedule import schedule_make
@@ -357,6 +362,60 @@ def test_still_tied_after_the_match_single_extra_questions_until_one_takes_it(
 
 
 @pytest.mark.django_db
+def test_a_mistyped_play_off_is_corrected_with_a_reason_and_the_places_follow(
+    season: dict[str, Any],
+) -> None:
+    event, teams, org, head = season["event"], season["teams"], season["organizer"], season["head"]
+    record(season, "Alfa", "3")
+    beta = record(season, "Beta", "5")
+    record(season, "Gamma", "4")
+    assert [n for n, *_ in places(event)[:3]] == ["Beta", "Gamma", "Alfa"]
+    before = playoffs()
+    # Refused, nothing stored: no reason, the same value, a match of 7, and a team not tied.
+    for playoff, reason, message in (
+        ("2", "", "Say why the play-off is corrected."),
+        ("5", "typo", "#2 Beta: the play-off is “5” already."),
+        ("7", "typo", "#2 Beta: 7 questions taken in a match of 6 questions"),
+        ("2 1", "typo", "#2 Beta has extra questions after the play-off had separated it"),
+    ):
+        with pytest.raises(Refused, match=message):
+            playoff_correct(
+                seen=beta, playoff=playoff, reason=reason, by=head, idempotency_key="c0"
+            )
+    assert playoffs() == before
+    # Beta took 2, not 5: it drops to third; the old value stays in the chain.
+    fixed = playoff_correct(
+        seen=beta, playoff="2", reason="Sheet misread: 2, not 5", by=head, idempotency_key="c1"
+    )
+    assert (fixed.kind, fixed.cells, fixed.corrects_id, fixed.reason) == (
+        "correction", {"playoff": "2"}, beta.pk, "Sheet misread: 2, not 5",
+    )  # fmt: skip
+    assert places(event)[:3] == [
+        ("Gamma", 1, 1, False),
+        ("Alfa", 2, 2, False),
+        ("Beta", 3, 3, False),
+    ]
+    assert "Play-off: 2 in the match — place 3" in texts(table(event)["Beta"])
+    # Sent again (a dropped connection): stored once.
+    again = playoff_correct(
+        seen=beta, playoff="2", reason="Sheet misread: 2, not 5", by=head, idempotency_key="c1"
+    )
+    assert again.pk == fixed.pk
+    # A second head referee who still sees the old value is told, not overwritten.
+    with pytest.raises(Refused, match="#2 Beta was changed meanwhile: its play-off is now “2”"):
+        playoff_correct(seen=beta, playoff="3", reason="other", by=org, idempotency_key="c2")
+    [entry] = AuditEntry.objects.filter(action="playoff.correct")
+    assert entry.data["before"] == "5"
+    assert entry.data["playoff"] == "2"
+    assert teams["Beta"].pk == fixed.entry_id
+    # A referee may not correct it.
+    with pytest.raises(Refused, match="Only an organizer or a head referee"):
+        playoff_correct(
+            seen=fixed, playoff="1", reason="x", by=season["referee"], idempotency_key="c3"
+        )
+
+
+@pytest.mark.django_db
 def test_bad_play_off_input_is_refused_with_nothing_stored(season: dict[str, Any]) -> None:
     event, teams, org = season["event"], season["teams"], season["organizer"]
     with pytest.raises(Refused, match="#4 Delta is not tied for a prize place: it has no play-off"):
@@ -475,6 +534,42 @@ def test_the_season_page_enters_the_play_off_and_the_standings_follow(
     assert places(event)[:3] == [
         ("Gamma", 1, 1, False), ("Beta", 2, 2, False), ("Alfa", 3, 3, False),
     ]  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_the_season_page_corrects_a_play_off_with_a_reason(season: dict[str, Any]) -> None:
+    event, teams = season["event"], season["teams"]
+    record(season, "Alfa", "3")
+    beta = record(season, "Beta", "5")
+    record(season, "Gamma", "4")
+    client = Client()
+    client.force_login(season["head"])
+    url = reverse("season:correct", kwargs={"slug": event.slug, "number": 2})
+    page = client.get(reverse("season:index", kwargs={"slug": event.slug})).content.decode()
+    assert f'name="correct-2-result" value="{beta.pk}"' in page
+    assert 'name="correct-2-playoff" value="5"' in page
+    fields = {"correct-2-result": beta.pk, "correct-2-playoff": "2", "correct-2-reason": ""}
+    refused = client.post(url, {**fields, "correct-2-idempotency_key": "k1"})
+    assert refused.status_code == 400
+    assert "This field is required." in refused.content.decode()
+    assert playoffs() == 3
+    done = client.post(
+        url, {**fields, "correct-2-reason": "Sheet misread", "correct-2-idempotency_key": "k2"},
+        follow=True,
+    )  # fmt: skip
+    assert "#2 Beta: play-off corrected to “2”." in done.content.decode()
+    assert places(event)[:3] == [
+        ("Gamma", 1, 1, False),
+        ("Alfa", 2, 2, False),
+        ("Beta", 3, 3, False),
+    ]
+    stale = client.post(
+        url, {**fields, "correct-2-playoff": "1", "correct-2-reason": "again",
+              "correct-2-idempotency_key": "k3"},
+    )  # fmt: skip
+    assert stale.status_code == 400
+    assert "#2 Beta was changed meanwhile: its play-off is now “2”." in stale.content.decode()
+    assert teams["Beta"].results.filter(kind="correction").count() == 1
 
 
 # --- the superfinal ---------------------------------------------------------------------------

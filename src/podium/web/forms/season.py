@@ -41,6 +41,20 @@ class MatchForm(KeyedForm):
     )
 
 
+class PlayoffCorrectionForm(KeyedForm):
+    """A team's whole play-off typed again (the match, then each extra question) with the
+    reason; ``result`` is the play-off result the staff member is looking at."""
+
+    result = forms.IntegerField(widget=forms.HiddenInput)
+    playoff = forms.CharField(
+        label=_("Play-off as it should be"),
+        help_text=_("The match, then each extra question: 4 1 0"),
+        max_length=40,
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "size": 8}),
+    )
+    reason = forms.CharField(label=_("Reason for the correction"), max_length=500)
+
+
 def taken_field(entry: Entry) -> str:
     return f"taken-{entry.number}"
 

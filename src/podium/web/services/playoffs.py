@@ -15,6 +15,10 @@ Vocabulary:
 - staff: the organizers and head referees of the event; they enter the play-off.
 - validation: every write is judged by the engine on the season's rows with the new play-off
   rows in (a team not tied, uneven extra questions), and the match by its 6 questions.
+- correction: a team's whole play-off typed again (``"4 0 1"``) with a reason, replacing its
+  current play-off result; refused if that changed since the staff member looked (``seen``),
+  and judged like any other write, so a group never ends with uneven extra questions. An answer
+  waiting for the others is dropped with it.
 """
 
 from __future__ import annotations
@@ -391,3 +395,61 @@ def playoff_question(
             event=event, by=by, answers=entries, keys=keys, key=key, seen={}, now=now,
             complete=True,
         )  # fmt: skip
+
+
+def playoff_correct(
+    *,
+    seen: Result,
+    playoff: Any,
+    reason: str,
+    by: Actor,
+    idempotency_key: str,
+    now: dt.datetime | None = None,
+) -> Result:
+    """Corrects a team's play-off (``seen``: its current result as the staff member saw it)
+    to ``playoff``, the match then every extra question, with the reason (see the vocabulary)."""
+    now = now or timezone.now()
+    key = key_of(idempotency_key)
+    text = _text(playoff)
+    reason = (reason or "").strip()
+    with transaction.atomic():
+        event = _locked(seen.event, by)
+        stage = _stage(event)
+        seen = Result.objects.select_related("entry").get(pk=seen.pk)
+        if seen.event_id != event.pk or seen.entry is None or seen.stage != stage.key:
+            raise Refused(_("This is not a play-off of this event's season."), field="result")
+        entry = seen.entry
+        earlier = _resubmitted(event, key, entry, step="correction", playoff=text)
+        if earlier is not None:
+            return earlier
+        check_not_final(event, stage, 1)
+        current = current_of(seen)
+        if current.pk != seen.pk:
+            raise Refused(
+                _(
+                    "%(team)s was changed meanwhile: its play-off is now “%(current)s”. Reload "
+                    "the page and check it."
+                )
+                % {"team": _team(entry), "current": current.cells.get("playoff", "")}
+            )
+        if not reason:
+            raise Refused(_("Say why the play-off is corrected."), field="reason")
+        if text == current.cells.get("playoff") and "next" not in current.cells:
+            raise Refused(
+                _("%(team)s: the play-off is “%(playoff)s” already.")
+                % {"team": _team(entry), "playoff": text},
+                field="playoff",
+            )
+        _check_match(stage, entry, text)
+        _validate(event, stage, {entry: text}, now)
+        result = Result.objects.create(
+            event=event, stage=stage.key, round=1, entry=entry, cells={"playoff": text},
+            detail={"step": "correction", "playoff": text}, kind=Result.Kind.CORRECTION,
+            corrects=current, reason=reason, recorded_by=by, recorded_at=now,
+            idempotency_key=key,
+        )  # fmt: skip
+        audit(
+            event=event, actor=by, action="playoff.correct", target=entry, stage=stage.key,
+            before=current.cells.get("playoff", ""), playoff=text, reason=reason,
+        )  # fmt: skip
+    return result

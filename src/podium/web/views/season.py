@@ -15,6 +15,7 @@ Vocabulary:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -27,12 +28,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from podium.rules.schema import ChgkSeasonStage, HeadToHeadStage
-from podium.web.forms.season import ExtraForm, MatchForm, ScheduleForm
+from podium.web.forms.season import ExtraForm, MatchForm, PlayoffCorrectionForm, ScheduleForm
 from podium.web.models import Entry, Event, Result
 from podium.web.selectors import season as select
 from podium.web.selectors.roles import is_head_referee, is_organizer
 from podium.web.services.base import Refused
-from podium.web.services.playoffs import playoff_question, playoff_record
+from podium.web.services.playoffs import playoff_correct, playoff_question, playoff_record
 from podium.web.services.schedule import STAGES, schedule_compute, schedule_make
 from podium.web.views.common import event_for, refusal_text
 
@@ -53,6 +54,10 @@ def _refused(form: forms.Form, refused: Refused) -> None:
 
 def _match_prefix(entry: Entry) -> str:
     return f"match-{entry.number}"
+
+
+def _correct_prefix(entry: Entry) -> str:
+    return f"correct-{entry.number}"
 
 
 def _extra_prefix(first: int) -> str:
@@ -99,10 +104,16 @@ def _playoffs(
         teams = []
         for team in group.teams:
             prefix = _match_prefix(team.entry)
-            form = None
+            form = correction = None
             if team.result is None:
                 form = bound.get(prefix) or MatchForm(prefix=prefix)
-            teams.append({"team": team, "form": form})
+            else:
+                fix = _correct_prefix(team.entry)
+                correction = bound.get(fix) or PlayoffCorrectionForm(
+                    prefix=fix,
+                    initial={"result": team.result.pk, "playoff": team.result.cells["playoff"]},
+                )
+            teams.append({"team": team, "form": form, "correction": correction})
         still = []
         for tied in group.still:
             prefix = _extra_prefix(tied.first)
@@ -185,34 +196,44 @@ def _back(slug: str) -> HttpResponse:
     return redirect(reverse("season:index", kwargs={"slug": slug}) + "#playoffs")
 
 
+def _submit(
+    request: HttpRequest,
+    event: Event,
+    prefix: str,
+    form: forms.Form,
+    write: Callable[[dict[str, Any]], str],
+) -> HttpResponse:
+    """Runs one play-off write from a valid form (``write`` returns the success message); a
+    refusal shows the page again with the form's errors."""
+    if form.is_valid():
+        try:
+            done = write(form.cleaned_data)
+        except Refused as refused:
+            _refused(form, refused)
+        else:
+            messages.success(request, done)
+            return _back(event.slug)
+    return _page(request, event, bound={prefix: form}, status=400)
+
+
 @login_required
 @require_POST
 def match(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = _event(request, slug)
     _season(event)
     entry = get_object_or_404(Entry, event=event, number=number)
+
+    def write(data: dict[str, Any]) -> str:
+        playoff_record(
+            event=event, entry=entry, playoff=data["playoff"], by=request.user,
+            idempotency_key=data["idempotency_key"],
+        )  # fmt: skip
+        return _("#%(number)d %(name)s: %(taken)s in the play-off match recorded.") % {
+            "number": entry.number, "name": entry.name, "taken": data["playoff"],
+        }  # fmt: skip
+
     prefix = _match_prefix(entry)
-    form = MatchForm(request.POST, prefix=prefix)
-    if form.is_valid():
-        try:
-            playoff_record(
-                event=event, entry=entry, playoff=form.cleaned_data["playoff"], by=request.user,
-                idempotency_key=form.cleaned_data["idempotency_key"],
-            )  # fmt: skip
-        except Refused as refused:
-            _refused(form, refused)
-        else:
-            messages.success(
-                request,
-                _("#%(number)d %(name)s: %(taken)s in the play-off match recorded.")
-                % {
-                    "number": entry.number,
-                    "name": entry.name,
-                    "taken": form.cleaned_data["playoff"],
-                },
-            )
-            return _back(slug)
-    return _page(request, event, bound={prefix: form}, status=400)
+    return _submit(request, event, prefix, MatchForm(request.POST, prefix=prefix), write)
 
 
 @login_required
@@ -227,27 +248,48 @@ def extra(request: HttpRequest, slug: str, first: int) -> HttpResponse:
         return _back(slug)
     prefix = _extra_prefix(first)
     form = ExtraForm([t.entry for t in tied.waiting], request.POST, prefix=prefix)
-    if form.is_valid():
-        try:
-            playoff_question(
-                event=event, answers=form.answers(), by=request.user,
-                idempotency_key=form.cleaned_data["idempotency_key"],
-            )  # fmt: skip
-        except Refused as refused:
-            _refused(form, refused)
-        else:
-            messages.success(
-                request,
-                _("Extra question %(n)d recorded for %(teams)s.")
-                % {"n": tied.question, "teams": ", ".join(t.entry.name for t in tied.teams)},
-            )
-            return _back(slug)
-    return _page(request, event, bound={prefix: form}, status=400)
+
+    def write(data: dict[str, Any]) -> str:
+        playoff_question(
+            event=event, answers=form.answers(), by=request.user,
+            idempotency_key=data["idempotency_key"],
+        )  # fmt: skip
+        return _("Extra question %(n)d recorded for %(teams)s.") % {
+            "n": tied.question, "teams": ", ".join(t.entry.name for t in tied.teams),
+        }  # fmt: skip
+
+    return _submit(request, event, prefix, form, write)
+
+
+@login_required
+@require_POST
+def correct(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = _event(request, slug)
+    season = _season(event)
+    entry = get_object_or_404(Entry, event=event, number=number)
+
+    def write(data: dict[str, Any]) -> str:
+        seen = get_object_or_404(
+            Result, pk=data["result"], event=event, stage=season.key, entry=entry
+        )
+        done = playoff_correct(
+            seen=seen, playoff=data["playoff"], reason=data["reason"], by=request.user,
+            idempotency_key=data["idempotency_key"],
+        )  # fmt: skip
+        return _("#%(number)d %(name)s: play-off corrected to “%(playoff)s”.") % {
+            "number": entry.number, "name": entry.name, "playoff": done.cells["playoff"],
+        }  # fmt: skip
+
+    prefix = _correct_prefix(entry)
+    return _submit(
+        request, event, prefix, PlayoffCorrectionForm(request.POST, prefix=prefix), write
+    )
 
 
 urlpatterns = [
     path("", index, name="index"),
     path("schedule/", draw, name="schedule"),
     path("playoff/<int:number>/match/", match, name="match"),
+    path("playoff/<int:number>/correct/", correct, name="correct"),
     path("playoff/extra/<int:first>/", extra, name="extra"),
 ]
