@@ -39,12 +39,13 @@ from podium.web.selectors.season import playoff_groups, season_stage
 from podium.web.services.base import Refused
 from podium.web.services.draws import draw_rerun
 from podium.web.services.playoffs import (
+    playoff_annul,
     playoff_correct,
     playoff_next,
     playoff_question,
     playoff_record,
 )
-from podium.web.services.results import result_record
+from podium.web.services.results import result_correct, result_record
 from podium.web.services.rounds import round_add
 from podium.web.services.schedule import schedule_make
 
@@ -415,6 +416,63 @@ def test_a_mistyped_play_off_is_corrected_with_a_reason_and_the_places_follow(
         )
 
 
+def settled_then_untied(s: dict[str, Any]) -> dict[str, Result]:
+    """Play-off A recorded, then tour 1 corrected: Gamma took 11, not 9, so it is 2nd there (10
+    points) and Beta 3rd (8); the season is Gamma 32, Alfa 30, Beta 28 — no tie any more."""
+    made = {name: record(s, name, taken) for name, taken in (("Alfa", "3"), ("Beta", "5"),
+                                                             ("Gamma", "4"))}  # fmt: skip
+    [gamma_tour1] = Result.objects.filter(stage="chgk-tour", round=1, entry=s["teams"]["Gamma"])
+    result_correct(
+        result=gamma_tour1, cells={"questions": "11"}, by=s["head"], reason="Card misread",
+        idempotency_key="t1-gamma-fix",
+    )  # fmt: skip
+    return made
+
+
+@pytest.mark.django_db
+def test_a_play_off_a_later_correction_made_moot_is_annulled_and_the_season_ranks_again(
+    season: dict[str, Any],
+) -> None:
+    event, teams, org, head = season["event"], season["teams"], season["organizer"], season["head"]
+    made = settled_then_untied(season)
+    playoffs_now = playoff_groups(event, season_stage(event))  # type: ignore[arg-type]
+    assert playoffs_now.problems == [
+        f"{team} is not tied for a prize place: it has no play-off"
+        for team in ("#1 Alfa", "#2 Beta", "#3 Gamma")
+    ]
+    assert [r.entry.name for r in playoffs_now.recorded] == ["Alfa", "Beta", "Gamma"]
+    with pytest.raises(Refused, match="Say why the play-off no longer counts"):
+        playoff_annul(seen=made["Alfa"], reason=" ", by=head, idempotency_key="a0")
+    with pytest.raises(Refused, match="Only an organizer or a head referee"):
+        playoff_annul(seen=made["Alfa"], reason="x", by=season["referee"], idempotency_key="a0")
+    for name in ("Alfa", "Beta", "Gamma"):
+        gone = playoff_annul(
+            seen=made[name], reason="Tour 1 corrected: no tie", by=org, idempotency_key=f"a-{name}"
+        )
+        assert (gone.kind, gone.cells, gone.corrects_id) == ("correction", {"playoff": ""},
+                                                              made[name].pk)  # fmt: skip
+    with pytest.raises(Refused, match="#1 Alfa: its play-off is annulled already"):
+        playoff_annul(seen=made["Alfa"], reason="again", by=org, idempotency_key="a-again")
+    assert places(event)[:3] == [
+        ("Gamma", 1, 1, False),
+        ("Alfa", 2, 2, False),
+        ("Beta", 3, 3, False),
+    ]
+    assert not any(t.startswith("Play-off") for t in texts(table(event)["Gamma"]))
+    assert playoff_groups(event, season_stage(event)).groups == []  # type: ignore[arg-type]
+    assert AuditEntry.objects.filter(action="playoff.annul").count() == 3
+    # Tied again (the correction is undone): the new match continues each chain.
+    fixed = Result.objects.get(stage="chgk-tour", round=1, entry=teams["Gamma"], kind="correction")
+    result_correct(
+        result=fixed, cells={"questions": "9"}, by=head, reason="The first reading was right",
+        idempotency_key="t1-gamma-back",
+    )  # fmt: skip
+    assert places(event)[:3] == [("Alfa", 1, 3, True), ("Beta", 1, 3, True), ("Gamma", 1, 3, True)]
+    again = record(season, "Alfa", "2", key="m-Alfa-2")
+    assert (again.kind, again.corrects_id) == ("progress", Result.objects.get(
+        stage="chgk-season", entry=teams["Alfa"], kind="correction").pk)  # fmt: skip
+
+
 @pytest.mark.django_db
 def test_bad_play_off_input_is_refused_with_nothing_stored(season: dict[str, Any]) -> None:
     event, teams, org = season["event"], season["teams"], season["organizer"]
@@ -570,6 +628,42 @@ def test_the_season_page_corrects_a_play_off_with_a_reason(season: dict[str, Any
     assert stale.status_code == 400
     assert "#2 Beta was changed meanwhile: its play-off is now “2”." in stale.content.decode()
     assert teams["Beta"].results.filter(kind="correction").count() == 1
+
+
+@pytest.mark.django_db
+def test_the_season_page_annuls_a_play_off_the_season_refuses(season: dict[str, Any]) -> None:
+    event, head = season["event"], season["head"]
+    made = settled_then_untied(season)
+    client = Client()
+    client.force_login(head)
+    index = reverse("season:index", kwargs={"slug": event.slug})
+    page = client.get(index).content.decode()
+    assert "The season table cannot be ranked yet:" in page
+    assert "#1 Alfa is not tied for a prize place: it has no play-off" in page
+    assert page.count('class="annul"') == 3
+    url = reverse("season:annul", kwargs={"slug": event.slug, "number": 1})
+    refused = client.post(
+        url,
+        {"annul-1-result": made["Alfa"].pk, "annul-1-reason": "", "annul-1-idempotency_key": "k"},
+    )
+    assert refused.status_code == 400
+    assert "This field is required." in refused.content.decode()
+    for name, number in (("Alfa", 1), ("Beta", 2), ("Gamma", 3)):
+        done = client.post(
+            reverse("season:annul", kwargs={"slug": event.slug, "number": number}),
+            {f"annul-{number}-result": made[name].pk, f"annul-{number}-reason": "No tie now",
+             f"annul-{number}-idempotency_key": f"k-{name}"},
+            follow=True,
+        )  # fmt: skip
+        assert f"#{number} {name}: play-off annulled." in done.content.decode()
+    page = client.get(index).content.decode()
+    assert "cannot be ranked" not in page
+    assert "No tie for a prize place: no play-off is needed." in page
+    assert places(event)[:3] == [
+        ("Gamma", 1, 1, False),
+        ("Alfa", 2, 2, False),
+        ("Beta", 3, 3, False),
+    ]
 
 
 # --- the superfinal ---------------------------------------------------------------------------

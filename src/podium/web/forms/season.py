@@ -55,6 +55,13 @@ class PlayoffCorrectionForm(KeyedForm):
     reason = forms.CharField(label=_("Reason for the correction"), max_length=500)
 
 
+class PlayoffAnnulForm(KeyedForm):
+    """Annuls the play-off result the staff member is looking at (``result``), with the reason."""
+
+    result = forms.IntegerField(widget=forms.HiddenInput)
+    reason = forms.CharField(label=_("Why it no longer counts"), max_length=500)
+
+
 def taken_field(entry: Entry) -> str:
     return f"taken-{entry.number}"
 

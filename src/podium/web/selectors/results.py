@@ -231,7 +231,8 @@ def _season_rows(
             )
             notes.append(ruled)
         rows.extend(RawRow(len(rows) + i, row.cells) for i, row in enumerate(tour_rows, start=1))
-    playoffs = current_results(event, stage.key, 1, at)
+    # An annulled play-off (its current result holds no play-off) is left out.
+    playoffs = [r for r in current_results(event, stage.key, 1, at) if r.cells.get("playoff")]
     for result in playoffs:
         row = common_cells(result.entry)
         row |= {"group": "", "tour": PLAYOFF, "playoff": result.cells.get("playoff", "")}

@@ -195,6 +195,19 @@ def with_playoffs(rows: Sequence[RawRow], changes: Mapping[Entry, str]) -> list[
     return kept + added
 
 
+def named_problems(rows: Sequence[RawRow], problems: Sequence[str]) -> list[str]:
+    """The engine's problems with each team's id (its entry number, quoted) replaced by
+    "#number name", as staff know the teams."""
+    names = {f"'{r.cells.get('id')}'": f"#{r.cells.get('id')} {r.cells.get('name')}" for r in rows}
+    texts = []
+    for problem in problems:
+        text = problem
+        for quoted, name in names.items():
+            text = text.replace(quoted, name)
+        texts.append(text)
+    return texts
+
+
 def parse_playoff(text: str) -> tuple[int, ...]:
     parts = (text or "").replace(",", " ").split()
     return tuple(int(p) for p in parts if p.isdigit())
@@ -265,6 +278,7 @@ class Playoffs:
     groups: list[PlayoffGroup]
     standings: Standings | None  # the season table now, play-offs applied
     problems: list[str]  # why the season cannot be ranked (staff put it right first)
+    recorded: list[Result]  # every team's current play-off (not annulled), by team number
 
     @property
     def pending(self) -> bool:
@@ -302,8 +316,12 @@ def playoff_groups(
     rows to judge instead of the recorded ones)."""
     if rows is None:
         rows, notes = season_rows(event, stage.key, at)
+    recorded = sorted(
+        (r for r in current_results(event, stage.key, 1, at) if r.cells.get("playoff")),
+        key=lambda r: r.entry.number if r.entry else 0,
+    )
     if not rows:
-        return Playoffs([], None, [])
+        return Playoffs([], None, [], recorded)
     book = event.rulebook
     try:
         unsettled = compute_standings(
@@ -311,15 +329,14 @@ def playoff_groups(
         )
         now = compute_standings(book, stage.key, rows, notes)
     except InputError as exc:
-        return Playoffs([], None, [str(p) for p in exc.problems])
+        problems = named_problems(rows, [p.message for p in exc.problems])
+        return Playoffs([], None, problems, recorded)
     rows_now = _rows_by_id(now)
     held = _held(unsettled)
     numbers = [int(row.entry.id) for group in held for row in group]
     entries = {str(e.number): e for e in Entry.objects.filter(event=event, number__in=numbers)}
     results = {
-        str(r.entry.number): r
-        for r in current_results(event, stage.key, 1, at)
-        if r.entry_id and str(r.entry.number) in entries
+        str(r.entry.number): r for r in recorded if r.entry and str(r.entry.number) in entries
     }
     groups = []
     for group in held:
@@ -345,7 +362,7 @@ def playoff_groups(
                 if len(ts) > 1
             ]
         groups.append(PlayoffGroup(group[0].rank, group[0].rank_to, teams, still))
-    return Playoffs(groups, now, [])
+    return Playoffs(groups, now, [], recorded)
 
 
 # --- the superfinal ---------------------------------------------------------------------------

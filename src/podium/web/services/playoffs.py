@@ -19,6 +19,10 @@ Vocabulary:
   current play-off result; refused if that changed since the staff member looked (``seen``),
   and judged like any other write, so a group never ends with uneven extra questions. An answer
   waiting for the others is dropped with it.
+- annulled: a play-off that no longer counts (a later verdict or correction in a tour broke the
+  tie it settled, so the engine refuses the season with it): a correction holding no play-off,
+  with the reason. The season then leaves the team's play-off out; should the team be tied
+  again, its new match continues the same chain.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from podium.web.selectors.roles import is_head_referee
 from podium.web.selectors.season import (
     PlayoffTeam,
     StillTied,
+    named_problems,
     parse_playoff,
     playoff_groups,
     season_rows,
@@ -76,6 +81,28 @@ def _locked(event: Event, by: Actor) -> Event:
     if not is_head_referee(by, event):
         raise Refused(_("Only an organizer or a head referee of this event may enter a play-off."))
     return event
+
+
+def _changed(entry: Entry, current: Result) -> Refused:
+    """The refusal of a write made on a play-off that changed since it was looked at."""
+    return Refused(
+        _(
+            "%(team)s was changed meanwhile: its play-off is now “%(current)s”. Reload the page "
+            "and check it."
+        )
+        % {"team": _team(entry), "current": current.cells.get("playoff", "")}
+    )
+
+
+def _seen(seen: Result, by: Actor) -> tuple[Event, ChgkSeasonStage, Result, Entry]:
+    """Locks the event for a write on a team's play-off result as it was looked at; the event,
+    its season stage, the result reloaded and its team."""
+    event = _locked(seen.event, by)
+    stage = _stage(event)
+    seen = Result.objects.select_related("entry").get(pk=seen.pk)
+    if seen.event_id != event.pk or seen.entry is None or seen.stage != stage.key:
+        raise Refused(_("This is not a play-off of this event's season."), field="result")
+    return event, stage, seen, seen.entry
 
 
 def _derived(key: str, entry: Entry) -> str:
@@ -122,16 +149,7 @@ def _validate(
     try:
         compute_standings(event.rulebook, stage.key, with_playoffs(rows, changes), notes)
     except InputError as exc:
-        names = {f"'{e.number}'": _team(e) for e in changes}
-        named = {
-            f"'{r.cells.get('id')}'": f"#{r.cells.get('id')} {r.cells.get('name')}" for r in rows
-        }
-        texts = []
-        for problem in exc.problems:
-            text = problem.message
-            for quoted, name in (named | names).items():
-                text = text.replace(quoted, name)
-            texts.append(text)
+        texts = named_problems(with_playoffs(rows, changes), [p.message for p in exc.problems])
         raise Refused("; ".join(texts), field="playoff", clause=_clause(stage)) from None
 
 
@@ -146,6 +164,14 @@ def _resubmitted(event: Event, key: str, entry: Entry, **same: Any) -> Result | 
             field="idempotency_key",
         )
     return earlier
+
+
+def _annulled(first: Result | None) -> Result | None:
+    """The current result of a play-off chain if it is annulled."""
+    if first is None:
+        return None
+    current = current_of(first)
+    return None if current.cells.get("playoff") else current
 
 
 def playoff_record(
@@ -178,7 +204,9 @@ def playoff_record(
                 % {"team": _team(entry), "stage": stage.title},
                 field="entry",
             )
-        if Result.objects.filter(event=event, stage=stage.key, round=1, entry=entry).exists():
+        chain = Result.objects.filter(event=event, stage=stage.key, round=1, entry=entry)
+        annulled = _annulled(chain.order_by("id").first())
+        if chain.exists() and annulled is None:
             raise Refused(
                 _(
                     "%(team)s: its play-off match is recorded already; enter the next extra "
@@ -191,8 +219,9 @@ def playoff_record(
         _validate(event, stage, {entry: text}, now)
         result = Result.objects.create(
             event=event, stage=stage.key, round=1, entry=entry, cells={"playoff": text},
-            detail={"step": "match", "playoff": text}, kind=Result.Kind.RECORD, recorded_by=by,
-            recorded_at=now, idempotency_key=key,
+            detail={"step": "match", "playoff": text}, recorded_by=by, recorded_at=now,
+            idempotency_key=key,
+            kind=Result.Kind.PROGRESS if annulled else Result.Kind.RECORD, corrects=annulled,
         )  # fmt: skip
         audit(
             event=event, actor=by, action="playoff.record", target=entry, stage=stage.key,
@@ -260,13 +289,7 @@ def _step(
             )
         assert team.result is not None  # a team still tied has played the match
         if entry in seen and current_of(seen[entry]).pk != team.result.pk:
-            raise Refused(
-                _(
-                    "%(team)s was changed meanwhile: its play-off is now “%(current)s”. Reload "
-                    "the page and check it."
-                )
-                % {"team": _team(entry), "current": team.result.cells.get("playoff", "")}
-            )
+            raise _changed(entry, team.result)
         if team.answer is not None:
             raise Refused(
                 _(
@@ -346,11 +369,7 @@ def playoff_next(
     now = now or timezone.now()
     key = key_of(idempotency_key)
     with transaction.atomic():
-        event = _locked(result.event, by)
-        seen = Result.objects.select_related("entry").get(pk=result.pk)
-        if seen.event_id != event.pk or seen.entry is None or seen.stage != _stage(event).key:
-            raise Refused(_("This is not a play-off of this event's season."), field="result")
-        entry = seen.entry
+        event, _season, seen, entry = _seen(result, by)
         earlier = _resubmitted(event, key, entry, step="extra", taken=bool(taken))
         if earlier is not None:
             return earlier
@@ -413,25 +432,14 @@ def playoff_correct(
     text = _text(playoff)
     reason = (reason or "").strip()
     with transaction.atomic():
-        event = _locked(seen.event, by)
-        stage = _stage(event)
-        seen = Result.objects.select_related("entry").get(pk=seen.pk)
-        if seen.event_id != event.pk or seen.entry is None or seen.stage != stage.key:
-            raise Refused(_("This is not a play-off of this event's season."), field="result")
-        entry = seen.entry
+        event, stage, seen, entry = _seen(seen, by)
         earlier = _resubmitted(event, key, entry, step="correction", playoff=text)
         if earlier is not None:
             return earlier
         check_not_final(event, stage, 1)
         current = current_of(seen)
         if current.pk != seen.pk:
-            raise Refused(
-                _(
-                    "%(team)s was changed meanwhile: its play-off is now “%(current)s”. Reload "
-                    "the page and check it."
-                )
-                % {"team": _team(entry), "current": current.cells.get("playoff", "")}
-            )
+            raise _changed(entry, current)
         if not reason:
             raise Refused(_("Say why the play-off is corrected."), field="reason")
         if text == current.cells.get("playoff") and "next" not in current.cells:
@@ -451,5 +459,43 @@ def playoff_correct(
         audit(
             event=event, actor=by, action="playoff.correct", target=entry, stage=stage.key,
             before=current.cells.get("playoff", ""), playoff=text, reason=reason,
+        )  # fmt: skip
+    return result
+
+
+def playoff_annul(
+    *,
+    seen: Result,
+    reason: str,
+    by: Actor,
+    idempotency_key: str,
+    now: dt.datetime | None = None,
+) -> Result:
+    """Annuls a team's play-off (``seen``: its current result as the staff member saw it) with
+    the reason (see the vocabulary)."""
+    now = now or timezone.now()
+    key = key_of(idempotency_key)
+    reason = (reason or "").strip()
+    with transaction.atomic():
+        event, stage, seen, entry = _seen(seen, by)
+        earlier = _resubmitted(event, key, entry, step="annul")
+        if earlier is not None:
+            return earlier
+        check_not_final(event, stage, 1)
+        current = current_of(seen)
+        if not current.cells.get("playoff"):
+            raise Refused(_("%(team)s: its play-off is annulled already.") % {"team": _team(entry)})
+        if current.pk != seen.pk:
+            raise _changed(entry, current)
+        if not reason:
+            raise Refused(_("Say why the play-off no longer counts."), field="reason")
+        result = Result.objects.create(
+            event=event, stage=stage.key, round=1, entry=entry, cells={"playoff": ""},
+            detail={"step": "annul"}, kind=Result.Kind.CORRECTION, corrects=current,
+            reason=reason, recorded_by=by, recorded_at=now, idempotency_key=key,
+        )  # fmt: skip
+        audit(
+            event=event, actor=by, action="playoff.annul", target=entry, stage=stage.key,
+            before=current.cells.get("playoff", ""), reason=reason,
         )  # fmt: skip
     return result

@@ -28,12 +28,23 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from podium.rules.schema import ChgkSeasonStage, HeadToHeadStage
-from podium.web.forms.season import ExtraForm, MatchForm, PlayoffCorrectionForm, ScheduleForm
+from podium.web.forms.season import (
+    ExtraForm,
+    MatchForm,
+    PlayoffAnnulForm,
+    PlayoffCorrectionForm,
+    ScheduleForm,
+)
 from podium.web.models import Entry, Event, Result
 from podium.web.selectors import season as select
 from podium.web.selectors.roles import is_head_referee, is_organizer
 from podium.web.services.base import Refused
-from podium.web.services.playoffs import playoff_correct, playoff_question, playoff_record
+from podium.web.services.playoffs import (
+    playoff_annul,
+    playoff_correct,
+    playoff_question,
+    playoff_record,
+)
 from podium.web.services.schedule import STAGES, schedule_compute, schedule_make
 from podium.web.views.common import event_for, refusal_text
 
@@ -58,6 +69,10 @@ def _match_prefix(entry: Entry) -> str:
 
 def _correct_prefix(entry: Entry) -> str:
     return f"correct-{entry.number}"
+
+
+def _annul_prefix(entry: Entry) -> str:
+    return f"annul-{entry.number}"
 
 
 def _extra_prefix(first: int) -> str:
@@ -121,10 +136,20 @@ def _playoffs(
             form = bound.get(prefix) or ExtraForm(waiting, prefix=prefix)
             still.append({"tied": tied, "form": form})
         groups.append({"group": group, "teams": teams, "still": still})
+    recorded = []
+    if playoffs.problems:  # a play-off the season refuses may need annulling
+        for result in playoffs.recorded:
+            assert result.entry is not None
+            prefix = _annul_prefix(result.entry)
+            form = bound.get(prefix) or PlayoffAnnulForm(
+                prefix=prefix, initial={"result": result.pk}
+            )
+            recorded.append({"result": result, "form": form})
     return {
         "stage": season,
         "groups": groups,
         "problems": playoffs.problems,
+        "recorded": recorded,
         "pending": playoffs.pending,
         "clause": season.ranking.playoff.clause if season.ranking.playoff else None,
         "method": season.ranking.playoff.method if season.ranking.playoff else "",
@@ -190,6 +215,13 @@ def _season(event: Event) -> ChgkSeasonStage:
     if season is None:
         raise Http404
     return season
+
+
+def _seen(data: dict[str, Any], season: ChgkSeasonStage, entry: Entry) -> Result:
+    """The team's play-off result the form was showing."""
+    return get_object_or_404(
+        Result, pk=data["result"], event=entry.event_id, stage=season.key, entry=entry
+    )
 
 
 def _back(slug: str) -> HttpResponse:
@@ -269,9 +301,7 @@ def correct(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     entry = get_object_or_404(Entry, event=event, number=number)
 
     def write(data: dict[str, Any]) -> str:
-        seen = get_object_or_404(
-            Result, pk=data["result"], event=event, stage=season.key, entry=entry
-        )
+        seen = _seen(data, season, entry)
         done = playoff_correct(
             seen=seen, playoff=data["playoff"], reason=data["reason"], by=request.user,
             idempotency_key=data["idempotency_key"],
@@ -286,10 +316,32 @@ def correct(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
+@login_required
+@require_POST
+def annul(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = _event(request, slug)
+    season = _season(event)
+    entry = get_object_or_404(Entry, event=event, number=number)
+
+    def write(data: dict[str, Any]) -> str:
+        seen = _seen(data, season, entry)
+        playoff_annul(
+            seen=seen, reason=data["reason"], by=request.user,
+            idempotency_key=data["idempotency_key"],
+        )  # fmt: skip
+        return _("#%(number)d %(name)s: play-off annulled.") % {
+            "number": entry.number, "name": entry.name,
+        }  # fmt: skip
+
+    prefix = _annul_prefix(entry)
+    return _submit(request, event, prefix, PlayoffAnnulForm(request.POST, prefix=prefix), write)
+
+
 urlpatterns = [
     path("", index, name="index"),
     path("schedule/", draw, name="schedule"),
     path("playoff/<int:number>/match/", match, name="match"),
     path("playoff/<int:number>/correct/", correct, name="correct"),
+    path("playoff/<int:number>/annul/", annul, name="annul"),
     path("playoff/extra/<int:first>/", extra, name="extra"),
 ]
