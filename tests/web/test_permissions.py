@@ -13,43 +13,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.apps import apps
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.urls.converters import IntConverter
 from django.utils import timezone
 
-from podium.web.models import (
-    Advancement,
-    Agreement,
-    ApiToken,
-    Appeal,
-    AuditEntry,
-    Ban,
-    Cancellation,
-    CheckIn,
-    Draw,
-    Entry,
-    EntryMember,
-    Event,
-    EventRole,
-    FurtherAppeal,
-    Payment,
-    Person,
-    Publication,
-    Question,
-    QuestionSubmission,
-    Result,
-    Round,
-    Sanction,
-    SeatOffer,
-    SecondEntry,
-    Signal,
-    Squad,
-    TableStep,
-    Verdict,
-    Verification,
-    Withdrawal,
-)
+from podium.web.models import Draw, Entry, EntryMember, EventRole, Person, Squad
 from podium.web.services.payments import payment_record
 
 NAMESPACES = (
@@ -75,38 +45,8 @@ NAMESPACES = (
     "questions",
 )
 PUBLIC = {("questions", "database")}  # the club's public question database
-MODELS = (
-    Event,
-    EventRole,
-    Squad,
-    Person,
-    Entry,
-    EntryMember,
-    Payment,
-    Cancellation,
-    CheckIn,
-    SeatOffer,
-    Draw,
-    AuditEntry,
-    Result,
-    Agreement,
-    SecondEntry,
-    Verification,
-    Publication,
-    Round,
-    Signal,
-    TableStep,
-    Advancement,
-    ApiToken,
-    Appeal,
-    Verdict,
-    FurtherAppeal,
-    Sanction,
-    Ban,
-    Withdrawal,
-    QuestionSubmission,
-    Question,
-)
+# Every model of the app, so a model added later is watched too.
+MODELS = tuple(apps.get_app_config("podium").get_models())
 SECRET = "Zdeňka Tajná"
 
 
