@@ -13,7 +13,6 @@ Vocabulary:
 from __future__ import annotations
 
 import datetime as dt
-import uuid
 import zoneinfo
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -22,6 +21,7 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
+from podium.web.forms.keyed import KeyedForm
 from podium.web.models import Entry, Result
 
 
@@ -59,8 +59,7 @@ def seen_field(entry: Entry) -> str:
     return f"seen-{entry.pk}"
 
 
-class SheetForm(forms.Form):
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=100)
+class SheetForm(KeyedForm):
     reason = forms.CharField(
         label=_("Reason for changing a recorded mask"), required=False, max_length=500
     )
@@ -74,7 +73,6 @@ class SheetForm(forms.Form):
         **kwargs: Any,
     ) -> None:
         initial = kwargs.pop("initial", None) or {}
-        initial.setdefault("idempotency_key", uuid.uuid4().hex)
         current = {} if check else dict(current or {})
         self.entries = list(entries)
         for entry in self.entries:

@@ -11,13 +11,13 @@ Vocabulary:
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from podium.rules.schema import Stage
+from podium.web.forms.keyed import KeyedForm
 from podium.web.selectors.results import format_columns
 
 
@@ -60,15 +60,13 @@ def _format_field(stage: Stage, column: str) -> forms.CharField:
     return _text(column)
 
 
-class ResultForm(forms.Form):
+class ResultForm(KeyedForm):
     """One entry's result in a stage: record it, or correct the current one with a reason."""
 
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=100)
     result = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, stage: Stage, *args: Any, current: Any = None, **kwargs: Any) -> None:
         initial = kwargs.pop("initial", None) or {}
-        initial.setdefault("idempotency_key", uuid.uuid4().hex)
         if current is not None:
             initial.setdefault("result", current.pk)
             for column, value in current.cells.items():
@@ -92,10 +90,6 @@ class ResultForm(forms.Form):
         return [self[c] for c in self.columns]
 
 
-def _key() -> forms.CharField:
-    return forms.CharField(widget=forms.HiddenInput, max_length=100)
-
-
 def _count(label: Any, **attrs: Any) -> forms.IntegerField:
     return forms.IntegerField(
         label=label,
@@ -103,16 +97,6 @@ def _count(label: Any, **attrs: Any) -> forms.IntegerField:
         min_value=0,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "autocomplete": "off", **attrs}),
     )
-
-
-class KeyedForm(forms.Form):
-    """A console form sent once: a fresh key per rendering, the same key when sent again."""
-
-    idempotency_key = _key()
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("initial", {}).setdefault("idempotency_key", uuid.uuid4().hex)
-        super().__init__(*args, **kwargs)
 
 
 class FinishForm(KeyedForm):

@@ -17,11 +17,11 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
 from podium.rules.schema import Stage
+from podium.web.forms.keyed import KeyedForm
 from podium.web.forms.results import (
     ChoiceOfTables,
     ClockForm,
     FinishForm,
-    KeyedForm,
     MissingForm,
     PiecesForm,
     ResultForm,
