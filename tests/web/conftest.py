@@ -132,41 +132,6 @@ def add_entry(db: None) -> Any:
 
 
 @pytest.fixture
-def make_club(make_user: Any, make_event: Any) -> Any:
-    """A ChGK club championship (deti-kolomny, Moscow time) run by ``olga`` with ``hana`` as
-    head referee and ``rudolf`` as referee: confirmed teams numbered from 1, each with a captain
-    "<name> Kapitanov", and ChGK tours starting at the moments given."""
-    from types import SimpleNamespace
-
-    from podium.web.models import Entry, EntryMember, Person
-    from podium.web.services.rounds import round_add
-
-    def make(names: list[str], tours: list[dt.datetime]) -> SimpleNamespace:
-        org, hana, rudolf = make_user("olga"), make_user("hana"), make_user("rudolf")
-        event = make_event(
-            "deti-kolomny", organizer=org, timezone="Europe/Moscow", starts_at=tours[0]
-        )
-        EventRole.objects.create(event=event, user=hana, role=EventRole.Role.HEAD_REFEREE)
-        EventRole.objects.create(event=event, user=rudolf, role=EventRole.Role.REFEREE)
-        teams = {}
-        for number, name in enumerate(names, start=1):
-            entry = Entry.objects.create(
-                event=event, category="teams", number=number, name=name,
-                status=Entry.Status.CONFIRMED,
-            )  # fmt: skip
-            captain = Person.objects.create(
-                first_name=name, last_name="Kapitanov", birth_date=dt.date(1990, 1, number)
-            )
-            EntryMember.objects.create(entry=entry, person=captain, captain=True)
-            teams[name] = entry
-        for starts in tours:
-            round_add(event=event, stage="chgk-tour", starts_at=starts, by=org)
-        return SimpleNamespace(event=event, org=org, hana=hana, rudolf=rudolf, teams=teams)
-
-    return make
-
-
-@pytest.fixture
 def staff(make_user: Any) -> Any:
     """Gives users roles in an event: ``staff(event, referee="rudolf", head="renata")``."""
 
@@ -181,6 +146,40 @@ def staff(make_user: Any) -> Any:
         return users
 
     return appoint
+
+
+@pytest.fixture
+def make_club(make_event: Any, staff: Any) -> Any:
+    """A ChGK club championship (deti-kolomny, Moscow time) run by ``olga`` with ``hana`` as
+    head referee and ``rudolf`` as referee: confirmed teams numbered from 1, each with a captain
+    "<name> Kapitanov", and ChGK tours starting at the moments given."""
+    from types import SimpleNamespace
+
+    from podium.web.models import Entry, EntryMember, Person
+    from podium.web.services.rounds import round_add
+
+    def make(names: list[str], tours: list[dt.datetime]) -> SimpleNamespace:
+        event = make_event("deti-kolomny", timezone="Europe/Moscow", starts_at=tours[0])
+        users = staff(event, organizer="olga", head="hana", referee="rudolf")
+        teams = {}
+        for number, name in enumerate(names, start=1):
+            entry = Entry.objects.create(
+                event=event, category="teams", number=number, name=name,
+                status=Entry.Status.CONFIRMED,
+            )  # fmt: skip
+            captain = Person.objects.create(
+                first_name=name, last_name="Kapitanov", birth_date=dt.date(1990, 1, number)
+            )
+            EntryMember.objects.create(entry=entry, person=captain, captain=True)
+            teams[name] = entry
+        for starts in tours:
+            round_add(event=event, stage="chgk-tour", starts_at=starts, by=users["organizer"])
+        return SimpleNamespace(
+            event=event, org=users["organizer"], hana=users["head"], rudolf=users["referee"],
+            teams=teams,
+        )  # fmt: skip
+
+    return make
 
 
 @pytest.fixture
