@@ -54,7 +54,7 @@ from podium.web.selectors.season import (
 )
 from podium.web.selectors.stages import in_stage
 from podium.web.services.base import Actor, Refused, audit
-from podium.web.services.results import MAX_KEY, check_not_final, key_of
+from podium.web.services.results import MAX_KEY, check_not_final, key_of, resubmitted
 
 
 def _stage(event: Event) -> ChgkSeasonStage:
@@ -153,19 +153,6 @@ def _validate(
         raise Refused("; ".join(texts), field="playoff", clause=_clause(stage)) from None
 
 
-def _resubmitted(event: Event, key: str, entry: Entry, **same: Any) -> Result | None:
-    earlier = Result.objects.filter(event=event, idempotency_key=key).first()
-    if earlier is None:
-        return None
-    detail = earlier.detail or {}
-    if earlier.entry_id != entry.pk or any(detail.get(k) != v for k, v in same.items()):
-        raise Refused(
-            _("This submission key was already used for a different result."),
-            field="idempotency_key",
-        )
-    return earlier
-
-
 def _annulled(first: Result | None) -> Result | None:
     """The current result of a play-off chain if it is annulled."""
     if first is None:
@@ -194,7 +181,9 @@ def playoff_record(
         entry = Entry.objects.get(pk=entry.pk)
         if entry.event_id != event.pk:
             raise Refused(_("This entry is not part of this event."), field="entry")
-        earlier = _resubmitted(event, key, entry, playoff=text, step="match")
+        earlier = resubmitted(
+            event, key, entry_id=entry.pk, detail={"playoff": text, "step": "match"}
+        )
         if earlier is not None:
             return earlier
         check_not_final(event, stage, 1)
@@ -370,7 +359,9 @@ def playoff_next(
     key = key_of(idempotency_key)
     with transaction.atomic():
         event, _season, seen, entry = _seen(result, by)
-        earlier = _resubmitted(event, key, entry, step="extra", taken=bool(taken))
+        earlier = resubmitted(
+            event, key, entry_id=entry.pk, detail={"step": "extra", "taken": bool(taken)}
+        )
         if earlier is not None:
             return earlier
         [made] = _step(
@@ -399,7 +390,8 @@ def playoff_question(
         entries = {Entry.objects.get(pk=e.pk): bool(t) for e, t in answers.items()}
         keys = {e: _derived(key, e) for e in entries}
         earlier = [
-            _resubmitted(event, keys[e], e, step="extra", taken=t) for e, t in entries.items()
+            resubmitted(event, keys[e], entry_id=e.pk, detail={"step": "extra", "taken": t})
+            for e, t in entries.items()
         ]
         if any(earlier):
             if not all(earlier):
@@ -433,7 +425,9 @@ def playoff_correct(
     reason = (reason or "").strip()
     with transaction.atomic():
         event, stage, seen, entry = _seen(seen, by)
-        earlier = _resubmitted(event, key, entry, step="correction", playoff=text)
+        earlier = resubmitted(
+            event, key, entry_id=entry.pk, detail={"step": "correction", "playoff": text}
+        )
         if earlier is not None:
             return earlier
         check_not_final(event, stage, 1)
@@ -478,7 +472,7 @@ def playoff_annul(
     reason = (reason or "").strip()
     with transaction.atomic():
         event, stage, seen, entry = _seen(seen, by)
-        earlier = _resubmitted(event, key, entry, step="annul")
+        earlier = resubmitted(event, key, entry_id=entry.pk, detail={"step": "annul"})
         if earlier is not None:
             return earlier
         check_not_final(event, stage, 1)

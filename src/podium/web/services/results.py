@@ -225,12 +225,18 @@ def _locked(event: Event, entry: Entry | None) -> tuple[Event, Entry | None]:
     return Event.objects.select_for_update().get(pk=event.pk), None
 
 
-def _resubmitted(event: Event, key: str, **same: Any) -> Result | None:
-    """The result already recorded under this key, if this is the same submission again."""
+def resubmitted(
+    event: Event, key: str, *, detail: Mapping[str, Any] | None = None, **same: Any
+) -> Result | None:
+    """The result already recorded under this key, if this is the same submission again: the
+    same values of the fields ``same`` names, and of the ``detail`` keys given."""
     earlier = Result.objects.filter(event=event, idempotency_key=key).first()
     if earlier is None:
         return None
-    if any(getattr(earlier, field) != value for field, value in same.items()):
+    stored = earlier.detail or {}
+    if any(getattr(earlier, field) != value for field, value in same.items()) or any(
+        stored.get(k) != v for k, v in (detail or {}).items()
+    ):
         raise Refused(
             _("This submission key was already used for a different result."),
             field="idempotency_key",
@@ -276,7 +282,7 @@ def result_record(
         if not is_staff(by, event):
             raise Refused(_("Only an organizer or referee of this event may record results."))
         values = clean_cells(the_stage, cells, teams_of(event, the_stage))
-        earlier = _resubmitted(
+        earlier = resubmitted(
             event, key, entry_id=entry.pk if entry else None, item=item, stage=stage,
             round=round, corrects_id=None, cells=values,
         )  # fmt: skip
@@ -343,7 +349,7 @@ def _replace(
         if not is_staff(by, event):
             raise Refused(_("Only an organizer or referee of this event may change results."))
         values = clean_cells(the_stage, cells, teams_of(event, the_stage))
-        earlier = _resubmitted(event, key, corrects_id=result.pk, kind=kind, cells=values)
+        earlier = resubmitted(event, key, corrects_id=result.pk, kind=kind, cells=values)
         if earlier is not None:
             return earlier
         if kind == Result.Kind.CORRECTION and not reason:
