@@ -47,7 +47,7 @@ from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.selectors.stages import stage_entries
 from podium.web.services.base import Refused
 from podium.web.services.results import result_correct, result_record
-from podium.web.views.common import event_for, refusal_text
+from podium.web.views.common import event_for, refuse_on
 
 app_name = "battles"
 
@@ -75,11 +75,6 @@ def _superfinal_stage(event: Event, key: str) -> SuperfinalStage:
     if not isinstance(stage, SuperfinalStage):
         raise Http404
     return stage
-
-
-def _refused(form: Any, refused: Refused) -> None:
-    field = refused.field if refused.field in form.fields else None
-    form.add_error(field, refusal_text(refused))
 
 
 def _number(value: Decimal) -> str:
@@ -224,7 +219,7 @@ def record(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
             idempotency_key=data["idempotency_key"],
         )  # fmt: skip
     except Refused as refused:
-        _refused(form, _already_met(event, the_stage, item, cells) or refused)
+        refuse_on(form, _already_met(event, the_stage, item, cells) or refused)
         return _league(request, event, the_stage, form=form, status=400)
     labels = labels_by_number(event, the_stage)
     messages.success(
@@ -255,7 +250,7 @@ def correct(request: HttpRequest, slug: str, stage: str, result_id: int) -> Http
                 idempotency_key=form.cleaned_data["idempotency_key"],
             )  # fmt: skip
         except Refused as refused:
-            _refused(form, refused)
+            refuse_on(form, refused)
         else:
             labels = labels_by_number(event, the_stage)
             messages.success(
@@ -421,7 +416,7 @@ def answer(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
                 _("Question %(n)d is already recorded; the page now asks the next one.")
                 % {"n": number}
             )
-        _refused(form, reason)
+        refuse_on(form, reason)
         return _superfinal(request, event, the_stage, form=form, status=400)
     return redirect("battles:superfinal", slug=slug, stage=stage)
 
@@ -450,7 +445,7 @@ def superfinal_correct(request: HttpRequest, slug: str, stage: str) -> HttpRespo
                     idempotency_key=form.cleaned_data["idempotency_key"],
                 )  # fmt: skip
             except Refused as refused:
-                _refused(form, refused)
+                refuse_on(form, refused)
             else:
                 messages.success(request, _("Question %(n)d corrected.") % {"n": number})
                 return redirect("battles:superfinal", slug=slug, stage=stage)

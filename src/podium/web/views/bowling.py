@@ -46,7 +46,7 @@ from podium.web.selectors.results import current_results
 from podium.web.selectors.roles import is_staff
 from podium.web.services.base import Refused
 from podium.web.services.results import result_correct, result_progress, result_record
-from podium.web.views.common import event_for, refusal_text
+from podium.web.views.common import event_for, refuse_on
 
 app_name = "bowling"
 
@@ -195,11 +195,6 @@ def lanes(request: HttpRequest, slug: str, squad_id: int) -> HttpResponse:
     return _lane_sheet(request, event, squad)
 
 
-def _refused(form: Any, refused: Refused) -> None:
-    field = refused.field if refused.field in form.fields else None
-    form.add_error(field, refusal_text(refused))
-
-
 @login_required
 @require_POST
 def block(request: HttpRequest, slug: str, stage: str, entry_id: int, number: int) -> HttpResponse:
@@ -227,7 +222,7 @@ def block(request: HttpRequest, slug: str, stage: str, entry_id: int, number: in
                     idempotency_key=key,
                 )  # fmt: skip
         except Refused as refused:
-            _refused(form, refused)
+            refuse_on(form, refused)
         else:
             games = ", ".join(f"{c} {done.cells[c]}" for c in the_block.columns)
             messages.success(
@@ -274,7 +269,7 @@ def correct(request: HttpRequest, slug: str, stage: str, entry_id: int) -> HttpR
                     detail={**seen.detail, "rolls": rolls},
                 )  # fmt: skip
             except Refused as refused:
-                _refused(form, refused)
+                refuse_on(form, refused)
             else:
                 messages.success(
                     request,
@@ -402,7 +397,7 @@ def _save(
                 reason=form.cleaned_data.get("reason", ""), idempotency_key=key, detail=detail,
             )  # fmt: skip
     except Refused as refused:
-        _refused(form, refused)
+        refuse_on(form, refused)
         return None
     messages.success(
         request,

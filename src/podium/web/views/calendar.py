@@ -33,7 +33,7 @@ from podium.web.selectors.roles import is_organizer
 from podium.web.selectors.stages import has_calendar, rounds_of, stage_entries
 from podium.web.services.base import Refused
 from podium.web.services.rounds import round_add
-from podium.web.views.common import event_for, refusal_text
+from podium.web.views.common import event_for, refuse_on
 
 app_name = "calendar"
 
@@ -115,8 +115,7 @@ def add(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
             host=form.cleaned_data["host"],
         )
     except Refused as refused:
-        field = refused.field if refused.field in form.fields else None
-        form.add_error(field, refusal_text(refused))
+        refuse_on(form, refused)
         return _page(request, event, form, stage, status=400)
     messages.success(
         request,

@@ -29,3 +29,9 @@ def refusal_text(refused: Refused) -> str:
     if refused.clause:
         return f"{refused.message} ({_('rulebook')}: {refused.clause})"
     return refused.message
+
+
+def refuse_on(form: Any, refused: Refused) -> None:
+    """Shows a refusal on the form: next to the field it names, else above the form."""
+    field = refused.field if refused.field in form.fields else None
+    form.add_error(field, refusal_text(refused))

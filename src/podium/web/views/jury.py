@@ -37,7 +37,7 @@ from podium.web.selectors.roles import has_role
 from podium.web.services.appeals import dispute_decide, verdict_record
 from podium.web.services.base import Refused
 from podium.web.views.appeals import played_rounds, tour_stages, tour_title
-from podium.web.views.common import event_for, refusal_text
+from podium.web.views.common import event_for, refuse_on
 
 app_name = "jury"
 
@@ -180,8 +180,7 @@ def verdict(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 by=request.user, credited=credited,
             )  # fmt: skip
         except Refused as refused:
-            field = refused.field if refused.field in form.fields else None
-            form.add_error(field, refusal_text(refused))
+            refuse_on(form, refused)
         else:
             outcome = _("upheld") if done.upheld else _("rejected")
             messages.success(
@@ -213,8 +212,7 @@ def dispute(request: HttpRequest, slug: str, token: str) -> HttpResponse:
             if refused.field == "question":
                 form.add_error(None, _("This disputed answer is no longer open."))
             else:
-                field = refused.field if refused.field in form.fields else None
-                form.add_error(field, refusal_text(refused))
+                refuse_on(form, refused)
         else:
             outcome = _("accepted") if form.upheld else _("not accepted")
             messages.success(

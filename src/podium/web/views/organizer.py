@@ -43,18 +43,13 @@ from podium.web.services.events import (
     user_named,
 )
 from podium.web.services.payments import payment_record
-from podium.web.views.common import event_for, refusal_text
+from podium.web.views.common import event_for, refusal_text, refuse_on
 
 app_name = "organizer"
 
 
 def _event(request: HttpRequest, slug: str, *, referees: bool = False) -> Event:
     return event_for(request, slug, is_staff if referees else is_organizer)
-
-
-def refusal(form: Any, refused: Refused) -> None:
-    field = refused.field if refused.field in form.fields else None
-    form.add_error(field, refusal_text(refused))
 
 
 @login_required
@@ -83,9 +78,9 @@ def event_new(request: HttpRequest) -> HttpResponse:
             )
         except RulebookRefused as refused:
             problems = refused.problems
-            refusal(form, refused)
+            refuse_on(form, refused)
         except Refused as refused:
-            refusal(form, refused)
+            refuse_on(form, refused)
         else:
             messages.success(request, _("The event was created."))
             return redirect("organizer:dashboard", slug=event.slug)
@@ -127,7 +122,7 @@ def roles(request: HttpRequest, slug: str) -> HttpResponse:
                 role=form.cleaned_data["role"],
             )
         except Refused as refused:
-            refusal(form, refused)
+            refuse_on(form, refused)
         else:
             messages.success(request, _("The role was given."))
             return redirect("organizer:dashboard", slug=slug)
@@ -149,7 +144,7 @@ def squads(request: HttpRequest, slug: str) -> HttpResponse:
                 capacity=form.cleaned_data["capacity"],
             )
         except Refused as refused:
-            refusal(form, refused)
+            refuse_on(form, refused)
         else:
             messages.success(request, _("The squad was added."))
             return redirect("organizer:dashboard", slug=slug)
@@ -165,7 +160,7 @@ def status(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             event_set_status(event=event, by=request.user, status=form.cleaned_data["status"])
         except Refused as refused:
-            refusal(form, refused)
+            refuse_on(form, refused)
         else:
             messages.success(request, _("The status was changed."))
             return redirect("organizer:dashboard", slug=slug)

@@ -60,7 +60,7 @@ from podium.web.services.appeals import (
 )
 from podium.web.services.base import Refused
 from podium.web.services.discipline import sanction_impose, sanction_lift
-from podium.web.views.common import event_for, refusal_text
+from podium.web.views.common import event_for, refuse_on
 
 app_name = "protests"
 
@@ -99,11 +99,6 @@ def _columns(stage: GamesStage) -> tuple[str, ...]:
 def _games(stage: GamesStage, result: Result | None) -> list[dict[str, Any]]:
     cells = result.cells if result else {}
     return [{"number": int(c[1:]), "value": cells.get(c, "")} for c in _columns(stage)]
-
-
-def _refused(form: Any, refused: Refused) -> None:
-    field = refused.field if refused.field in form.fields else None
-    form.add_error(field, refusal_text(refused))
 
 
 def _players(event: Event, stages: list[GamesStage]) -> list[Entry]:
@@ -196,7 +191,7 @@ def file(request: HttpRequest, slug: str) -> HttpResponse:
             method=form.cleaned_data["method"] or None,
         )  # fmt: skip
     except Refused as refused:
-        _refused(form, refused)
+        refuse_on(form, refused)
         return _index(request, event, form, status=400)
     request.session[FILED] = {**filed, token: appeal.number}
     names = {"number": appeal.number, "player": entry.number, "name": entry.name}
@@ -379,7 +374,7 @@ def decide(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             by=request.user, action=action, corrected_cells=cells,
         )  # fmt: skip
     except Refused as refused:
-        _refused(form, refused)
+        refuse_on(form, refused)
         return _detail(request, event, appeal, forms={"decision": form}, status=400)
     if verdict.upheld:
         text = _("Protest %(number)d upheld; return the deposit to the player.")
@@ -402,7 +397,7 @@ def further(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 appeal=appeal, by=request.user, body=form.cleaned_data["body"]
             )
         except Refused as refused:
-            _refused(form, refused)
+            refuse_on(form, refused)
         else:
             messages.success(
                 request,
@@ -428,7 +423,7 @@ def outcome(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 further=further_, outcome=form.cleaned_data["outcome"], by=request.user
             )
         except Refused as refused:
-            _refused(form, refused)
+            refuse_on(form, refused)
         else:
             messages.success(
                 request,
@@ -515,7 +510,7 @@ def impose(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
                 entry=entry, effect=effect,
             )  # fmt: skip
         except Refused as refused:
-            _refused(form, refused)
+            refuse_on(form, refused)
         else:
             if effect == "expulsion":
                 text = _("#%(number)d %(name)s is expelled: no further results are recorded.")
@@ -538,7 +533,7 @@ def lift(request: HttpRequest, slug: str, sanction_id: int) -> HttpResponse:
         try:
             sanction_lift(sanction=sanction, by=request.user, reason=form.cleaned_data["reason"])
         except Refused as refused:
-            _refused(form, refused)
+            refuse_on(form, refused)
         else:
             messages.success(request, _("The sanction is lifted."))
             if sanction.entry is not None:

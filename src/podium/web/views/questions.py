@@ -73,7 +73,7 @@ from podium.web.services.questions import (
     replacement_ask,
     replacement_submit,
 )
-from podium.web.views.common import event_for, refusal_text
+from podium.web.views.common import event_for, refusal_text, refuse_on
 
 app_name = "questions"
 
@@ -82,12 +82,12 @@ PER_PAGE = 50
 
 def _show(form: forms.Form, refused: Refused) -> None:
     """Puts a refusal on the form: each error of a packet, or the message on its field."""
+    if not isinstance(refused, PacketRefused):
+        refuse_on(form, refused)
+        return
     field = refused.field if refused.field in form.fields else None
-    if isinstance(refused, PacketRefused):
-        for error in refused.errors:
-            form.add_error(field, error.message)
-    else:
-        form.add_error(field, refusal_text(refused))
+    for error in refused.errors:
+        form.add_error(field, error.message)
 
 
 def _tour(event: Event, number: int) -> Round:

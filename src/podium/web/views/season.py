@@ -46,7 +46,7 @@ from podium.web.services.playoffs import (
     playoff_record,
 )
 from podium.web.services.schedule import STAGES, schedule_compute, schedule_make
-from podium.web.views.common import event_for, refusal_text
+from podium.web.views.common import event_for, refuse_on
 
 app_name = "season"
 
@@ -56,11 +56,6 @@ def _event(request: HttpRequest, slug: str) -> Event:
     if select.season_stage(event) is None and select.league_stage(event) is None:
         raise Http404
     return event
-
-
-def _refused(form: forms.Form, refused: Refused) -> None:
-    field = refused.field if refused.field in form.fields else None
-    form.add_error(field, refusal_text(refused))
 
 
 def _match_prefix(entry: Entry) -> str:
@@ -199,7 +194,7 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
                 event=event, stage=league.key, by=request.user, seed=form.cleaned_data["seed"]
             )
         except Refused as refused:
-            _refused(form, refused)
+            refuse_on(form, refused)
         else:
             messages.success(
                 request,
@@ -241,7 +236,7 @@ def _submit(
         try:
             done = write(form.cleaned_data)
         except Refused as refused:
-            _refused(form, refused)
+            refuse_on(form, refused)
         else:
             messages.success(request, done)
             return _back(event.slug)

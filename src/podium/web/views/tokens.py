@@ -29,7 +29,7 @@ from podium.web.selectors.roles import is_organizer
 from podium.web.selectors.tokens import event_tokens, holders
 from podium.web.services.base import Refused
 from podium.web.services.tokens import token_create, token_revoke
-from podium.web.views.common import event_for, refusal_text
+from podium.web.views.common import event_for, refusal_text, refuse_on
 
 app_name = "tokens"
 
@@ -86,8 +86,7 @@ def create(request: HttpRequest, slug: str) -> HttpResponse:
                 by=request.user,
             )  # fmt: skip
         except Refused as refused:
-            field = refused.field if refused.field in form.fields else None
-            form.add_error(field, refusal_text(refused))
+            refuse_on(form, refused)
         else:
             fresh = TokenForm(holders(event, request.user), initial={"user": request.user})
             return _page(request, event, fresh, created=(token, secret), status=201)
