@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.utils.translation import gettext as _
 
 from podium.web.models import AuditEntry, Event
 
@@ -22,6 +23,13 @@ class Refused(Exception):
         self.field = field
         self.clause = clause
         super().__init__(message)
+
+
+def refusal_text(refused: Refused) -> str:
+    """A refusal as people read it: the message, and the rulebook clause behind it."""
+    if refused.clause:
+        return f"{refused.message} ({_('rulebook')}: {refused.clause})"
+    return refused.message
 
 
 def audit(

@@ -12,10 +12,11 @@ from collections.abc import Callable
 from typing import Any
 
 from django.http import Http404, HttpRequest
-from django.utils.translation import gettext as _
 
 from podium.web.models import Event
-from podium.web.services.base import Refused
+from podium.web.services.base import Refused, refusal_text
+
+__all__ = ["event_for", "refusal_text", "refuse_on"]
 
 
 def event_for(request: HttpRequest, slug: str, allowed: Callable[[Any, Event], bool]) -> Event:
@@ -23,12 +24,6 @@ def event_for(request: HttpRequest, slug: str, allowed: Callable[[Any, Event], b
     if event is None or not allowed(request.user, event):
         raise Http404
     return event
-
-
-def refusal_text(refused: Refused) -> str:
-    if refused.clause:
-        return f"{refused.message} ({_('rulebook')}: {refused.clause})"
-    return refused.message
 
 
 def refuse_on(form: Any, refused: Refused) -> None:

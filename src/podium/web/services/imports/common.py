@@ -83,12 +83,6 @@ def dry_run(work: Callable[[], T]) -> T:
     return done[0]
 
 
-def refusal(refused: Refused) -> str:
-    if refused.clause:
-        return f"{refused.message} ({_('rulebook')}: {refused.clause})"
-    return refused.message
-
-
 def guard(event: Event, by: Any) -> None:
     if not is_organizer(by, event):
         raise Refused(_("Only an organizer of this event may import."))

@@ -20,7 +20,7 @@ from podium.web.imports import fields as F
 from podium.web.imports.files import Sheet
 from podium.web.models import Entry, EntryMember, Event, Squad
 from podium.web.selectors.entries import category_cap, category_of, division_title
-from podium.web.services.base import Refused, audit
+from podium.web.services.base import Refused, audit, refusal_text
 from podium.web.services.imports.common import (
     Checked,
     ImportRefused,
@@ -31,7 +31,6 @@ from podium.web.services.imports.common import (
     guard,
     locked,
     once,
-    refusal,
 )
 from podium.web.services.registration import PersonData, entry_register
 
@@ -482,7 +481,7 @@ def _register(
         row.status_label = str(Entry.Status(entry.status).label)
         row.division = entry.division
         row.division_title = division_title(entry)
-    messages = {refusal(r) for _row, r in refused if not r.field}
+    messages = {refusal_text(r) for _row, r in refused if not r.field}
     if (
         tried > 1
         and len(refused) == tried
@@ -498,7 +497,7 @@ def _register(
             column = cell.column(F.key(row.slots[member], name))
         else:
             column = cell.column(_SERVICE_FIELDS.get(exc.field or "", ""))
-        row.issues.append(Issue(row.row, column, refusal(exc)))
+        row.issues.append(Issue(row.row, column, refusal_text(exc)))
     return []
 
 

@@ -31,7 +31,7 @@ from podium.web.selectors.results import (
 )
 from podium.web.selectors.stages import stage_entries
 from podium.web.selectors.standings import live_tables
-from podium.web.services.base import Refused, audit
+from podium.web.services.base import Refused, audit, refusal_text
 from podium.web.services.imports.common import (
     ACTIONS,
     Checked,
@@ -43,7 +43,6 @@ from podium.web.services.imports.common import (
     guard,
     locked,
     once,
-    refusal,
 )
 from podium.web.services.results import (
     check_not_final,
@@ -446,7 +445,7 @@ def _record_rows(
                     )
         except Refused as exc:
             column = "id" if exc.field == "entry" else (exc.field or "")
-            row.issues.append(Issue(row.row, column, refusal(exc)))
+            row.issues.append(Issue(row.row, column, refusal_text(exc)))
             continue
         made.append(result)
     return made
