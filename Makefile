@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PODIUM := $(BIN)/podium
 LOCALES := $(wildcard src/podium/web/locale/*/LC_MESSAGES/django.po)
 
-.PHONY: run demo test check bench messages browser clean
+.PHONY: run demo test check bench messages catalogues browser clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is required ($(PYTHON) not found)"; exit 1; }
@@ -20,6 +20,11 @@ messages: $(STAMP)
 ifneq ($(LOCALES),)
 	cd src/podium/web && ../../../$(PODIUM) manage compilemessages --verbosity 0
 endif
+
+# Collects the messages of the web application and of the engine into the .po files (run from
+# src/podium so that the engine's explanations are found too).
+catalogues: $(STAMP)
+	cd src/podium && ../../$(PODIUM) manage makemessages -l cs -l it -l ru
 
 # `make run`: install, migrate, load the demo events and serve them on http://127.0.0.1:8000.
 run: $(STAMP) messages

@@ -144,5 +144,5 @@ def test_a_match_takes_no_more_questions_than_the_rulebook_asks() -> None:
 
 
 def test_describe() -> None:
-    assert describe((5,)) == "5 in the match"
-    assert describe((4, 1, 0)) == "4 in the match, then 1, 0"
+    assert str(describe((5,))) == "5 in the match"
+    assert str(describe((4, 1, 0))) == "4 in the match, then 1, 0"

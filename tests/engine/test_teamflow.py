@@ -100,7 +100,7 @@ def test_the_cells_rank_in_the_team_stage() -> None:
     cells = [t1.cells(), t2.cells(), t3.cells(pieces=640), t4.cells(pieces=300)]
     rows = [RawRow(i, {"id": f"T{i}", "country": "CZ", **c}) for i, c in enumerate(cells, 1)]
     (table,) = compute_standings(load("cz-jigsaw"), "team", rows).tables
-    assert [(r.entry.id, r.rank, r.entry.score) for r in table.rows] == [
+    assert [(r.entry.id, r.rank, r.entry.score_text) for r in table.rows] == [
         ("T1", 1, "2/2 2:05:30 (+30 s)"),
         ("T2", 2, "2/2 2:06:00"),
         ("T3", 3, "1/2 + 640 pcs"),

@@ -123,7 +123,7 @@ def current(entry: Entry) -> Result:
 def table(event: Event, key: str) -> list[tuple[str, int, str]]:
     standings = standings_as_of(event, STAGE)
     rows = next(t for t in standings.tables if t.key == key).rows
-    return [(r.entry.name, r.rank, r.entry.score) for r in rows]
+    return [(r.entry.name, r.rank, r.entry.score_text) for r in rows]
 
 
 # --- game totals block by block -------------------------------------------------------------

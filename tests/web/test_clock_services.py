@@ -109,7 +109,7 @@ def test_times_and_pieces_are_checked_against_the_clock(cz: Any) -> None:
         idempotency_key="c2", now=at(10, 40),
     )  # fmt: skip
     rows = standings_as_of(event, QUALI, at=at(10, 41)).tables[0].rows
-    assert [(r.entry.name, r.rank, r.entry.score) for r in rows] == [
+    assert [(r.entry.name, r.rank, r.entry.score_text) for r in rows] == [
         ("Anna Nová", 1, "1:02:03"),
         ("Cyril Dlouhý", 2, "1:29:30"),
         ("Dana Krátká", 3, "420 pcs"),
@@ -195,5 +195,5 @@ def test_time_compensation_extends_the_pairs_clock(
         )  # fmt: skip
     (table,) = standings_as_of(event, "pairs", at=at(12, 3)).tables
     (row,) = table.rows
-    assert row.entry.score == "1:59:00"
+    assert row.entry.score_text == "1:59:00"
     assert any("0:03:00 compensated (faulty puzzle replaced)" in r.text for r in row.reasons)

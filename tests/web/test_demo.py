@@ -214,7 +214,7 @@ def test_chgk_demo_has_its_rulings_applied_and_tour_3_waits_for_the_jury() -> No
     _load()
     event = Event.objects.get(slug="deti-kolomny-xv")
     [tour1] = standings_as_of(event, "chgk-tour", 1).tables
-    zero = [r for r in tour1.rows if r.entry.score.startswith("0 q (sanction;")]
+    zero = [r for r in tour1.rows if r.entry.score_text.startswith("0 q (sanction;")]
     assert len(zero) == 1
     assert any("п. 8" in (r.clause or "") for r in zero[0].reasons)
     [tour2] = standings_as_of(event, "chgk-tour", 2).tables
@@ -252,7 +252,7 @@ def test_cba_demo_has_a_protest_upheld_with_a_corrected_game() -> None:
     rows = [r for t in standings_as_of(event, "qualification").tables for r in t.rows]
     mine = next(r for r in rows if r.entry.name == upheld.entry.name)
     total = sum(int(correction.cells[f"g{i}"]) for i in range(1, 7))
-    assert mine.entry.score.startswith(f"{total} ")
+    assert mine.entry.score_text.startswith(f"{total} ")
     assert any(n.text.startswith(f"Protest {upheld.number} upheld") for n in mine.reasons)
 
 

@@ -206,7 +206,7 @@ def test_an_ineligible_player_in_a_tour_counts_it_0_and_is_barred_from_any_roste
         ("5", "Ezhi", Decimal(6)),
     ]
     ezhi = next(r for r in rows(event, TOUR, 2) if r.entry.name == "Ezhi")
-    assert ezhi.entry.score == "0 q (sanction; 11 taken)"
+    assert ezhi.entry.score_text == "0 q (sanction; 11 taken)"
     footnote = next(
         r for r in reasons(event, TOUR, "Ezhi", 2) if r.text.startswith("Sanction: Pavel")
     )

@@ -157,6 +157,9 @@ def test_standings_speak_the_events_language(cz: Any) -> None:
     rows = csv_rows(Client(HTTP_ACCEPT_LANGUAGE="en").get(url(event, "csv")).content)
     assert rows[0] == ["Umístění", "Pozice", "Č.", "Jméno", "Výsledek", "Poznámky", "Proč"]
     assert rows[1][5] == "postupuje, mimo soutěž"
+    hans_why = rows[1][6].split("\n")
+    assert hans_why[0].startswith("Mimo soutěž: země registrace DE, nikoli CZ — “O titul")
+    assert "Postupuje: 1. místo z 5 (zahraniční účastníci ve skupině A)" in rows[1][6]
 
 
 def test_standings_xlsx_reads_back_typed(cz: Any) -> None:

@@ -17,7 +17,13 @@ from django.utils import translation
 from podium.web.models import Event
 from podium.web.selectors.public import money
 
-LOCALE = Path(__file__).resolve().parents[2] / "src" / "podium" / "web" / "locale"
+SRC = Path(__file__).resolve().parents[2] / "src" / "podium"
+LOCALE = SRC / "web" / "locale"
+# Modules whose ``_``/``ngettext`` make engine messages (translated when shown, not when made).
+MESSAGE_SOURCES = [
+    *sorted((SRC / "engine").rglob("*.py")),
+    SRC / "web" / "selectors" / "rulings.py",
+]
 LANGUAGES = ("cs", "it", "ru")
 PLURALS = {"cs": 4, "it": 2, "ru": 4}
 
@@ -93,6 +99,47 @@ def test_every_message_is_translated_and_none_is_fuzzy(language: str) -> None:
         placeholders = set(re.findall(r"%\(\w+\)[sd]", entry["id"] + (entry["plural"] or "")))
         for value in entry["strs"].values():
             assert set(re.findall(r"%\(\w+\)[sd]", value)) <= placeholders, entry["id"]
+
+
+def _literals(node: ast.expr) -> list[str]:
+    """The texts an expression can be when it is a literal or a choice between literals."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.IfExp):
+        return _literals(node.body) + _literals(node.orelse)
+    return []
+
+
+def _message_templates() -> set[str]:
+    """The templates of every ``_(…)`` and ``ngettext(…)`` call; a template that is not written
+    out where it is marked would never reach the catalogue, so it is refused."""
+    found = set()
+    for path in MESSAGE_SOURCES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args):
+                continue
+            if node.func.id == "Message":  # a template chosen from literals: each must be known
+                found.update(_literals(node.args[0]))
+                continue
+            if node.func.id not in ("_", "ngettext"):
+                continue
+            count = 2 if node.func.id == "ngettext" else 1
+            texts = node.args[:count]
+            assert all(isinstance(a, ast.Constant) for a in texts), f"{path.name}:{node.lineno}"
+            found.update(a.value for a in texts if isinstance(a, ast.Constant))
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_engine_message_is_in_the_catalogue(language: str) -> None:
+    """The engine's reasons are translated when a page shows them, so each template the engine
+    writes must be a message of the catalogue (``make catalogues`` collects them)."""
+    templates = _message_templates()
+    assert len(templates) > 100
+    assert "Advances: %(places)s of the %(count)s places for %(where)s" in templates
+    entries = _entries(language)
+    known = {entry["id"] for entry in entries} | {entry["plural"] for entry in entries}
+    assert sorted(templates - known) == []
 
 
 @pytest.mark.parametrize(

@@ -118,7 +118,7 @@ def current(entry: Entry) -> Result:
 def table(event: Event, at: Any = None) -> list[tuple[str, int, str]]:
     standings = standings_as_of(event, STAGE, at=at)
     rows = next(t for t in standings.tables if t.key == "master-men").rows
-    return [(r.entry.name, r.rank, r.entry.score) for r in rows]
+    return [(r.entry.name, r.rank, r.entry.score_text) for r in rows]
 
 
 def reasons_of(event: Event, name: str) -> list[Reason]:

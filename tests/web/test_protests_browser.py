@@ -108,7 +108,7 @@ def test_the_head_referee_files_a_protest_prints_the_confirmation_and_upholds_it
     verdict = Verdict.objects.get(appeal=Appeal.objects.get())
     assert (verdict.upheld, verdict.fee) == (True, "refunded")
     rows = standings_as_of(event, "qualification").tables[0].rows
-    assert [(r.entry.name, r.entry.score) for r in rows] == [
+    assert [(r.entry.name, r.entry.score_text) for r in rows] == [
         ("Adam Kos", "1202 (210 high)"),
         ("Bohuš Lev", "1190 (210 high)"),
     ]

@@ -55,7 +55,7 @@ def test_a_next_step_fills_in_missing_pieces_and_changes_nothing_else(final: Any
         now=at(10, 3),
     )  # fmt: skip
     assert (step.kind, step.corrects_id, step.reason) == ("progress", first.pk, "")
-    assert standings_as_of(event, FINAL, at=at(10, 4)).tables[0].rows[0].entry.score == (
+    assert standings_as_of(event, FINAL, at=at(10, 4)).tables[0].rows[0].entry.score_text == (
         "1:02:23 (+20 s)"
     )
     with pytest.raises(Refused, match="only fills in what is still empty; time would change"):

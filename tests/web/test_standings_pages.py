@@ -178,6 +178,65 @@ def test_stage_page_shows_places_marks_reasons_and_unverified(cz: Any) -> None:
     assert 'hx-swap="outerHTML"' in html
 
 
+@pytest.mark.parametrize(
+    ("language", "hans", "anna"),
+    [
+        (
+            "cs",
+            ["Mimo soutěž: země registrace DE, nikoli CZ", "První: ukončeno, čas 1:00:00",
+             "Postupuje: 1. místo z 5 (zahraniční účastníci ve skupině A)"],
+            ["Níže než Bohdan Malý (čas): 1:10:00 oproti 1:05:00",
+             "Dělí se o 3.–4. místo: shoda v kritériích dokončení, čas, umístěné dílky",
+             "Postupuje: 2.–3. místo z 50 (čeští účastníci ve skupině A)"],
+        ),
+        (
+            "it",
+            ["Fuori gara: registrazione in DE, non in CZ", "In testa: concluso, tempo 1:00:00",
+             "Si qualifica: 1° dei 5 posti per partecipanti stranieri nel gruppo A"],
+            ["Dietro a Bohdan Malý per tempo: 1:10:00 contro 1:05:00",
+             "Condivide i posti 3°–4°: a parità di completamento, tempo, pezzi posizionati",
+             "Si qualifica: 2°–3° dei 50 posti per partecipanti cechi nel gruppo A"],
+        ),
+        (
+            "ru",
+            ["Вне зачёта: зарегистрированный адрес — DE, а не CZ",
+             "Первое место: завершено, время 1:00:00",
+             "Проходит: 1-е место из 5 по квоте (иностранные участники, группа A)"],
+            ["Ниже, чем Bohdan Malý: время — 1:10:00 против 1:05:00",
+             "Делит 3–4-е места: равенство по критериям (финиш, время, уложенные детали)",
+             "Проходит: 2–3-е место из 50 по квоте (чешские участники, группа A)"],
+        ),
+    ],
+)  # fmt: skip
+def test_the_why_reads_in_the_visitors_language(
+    cz: Any, language: str, hans: list[str], anna: list[str]
+) -> None:
+    """The engine's explanations of the hand-worked table, in each language; the clauses stay
+    in the rulebook's own language."""
+    event, org, ref1, _ref2 = cz
+    people = [
+        ("Anna Nová", "CZ"),
+        ("Bohdan Malý", "CZ"),
+        ("Hans Meier", "DE"),
+        ("Dana Zelená", "CZ"),
+    ]
+    times = ["1:10:00", "1:05:00", "1:00:00", "1:10:00"]
+    for number, ((name, country), time) in enumerate(zip(people, times, strict=True), 1):
+        record(event, entry(event, number, name, country), time, ref1, number)
+    publication_set(event=event, stage=QUALI, state="preliminary", by=org)
+    url = stage_url(event)
+    html = Client().get(f"/{language}{url}").content.decode()
+    for sentence in hans:
+        assert sentence in text(row_html(html, "A", 3))
+    for sentence in anna:
+        assert sentence in text(row_html(html, "A", 1))
+    assert "Výsledné skóre se určuje podle počtu složených dílků" in row_html(html, "A", 1)
+    assert "Shares places" not in html
+    # English readers get their own rendering of the table, not the last language's.
+    english = Client().get(url).content.decode()
+    assert "Shares places 3rd–4th: equal on finish, time, pieces placed" in english
+
+
 def test_stages_list_links_published_stages(cz: Any) -> None:
     event, org, ref1, _ref2 = cz
     anna = entry(event, 1, "Anna Nová")

@@ -69,7 +69,7 @@ def test_puzzle_one_is_checked_and_timed_before_puzzle_two(teams: Any) -> None:
         {"puzzle": 2, "at_ms": 7_500_000, "missing": 0},
     ]
     rows = standings_as_of(event, TEAM, at=at(11, 6)).tables[0].rows
-    assert [(r.entry.name, r.entry.score) for r in rows] == [("Sovy", "2/2 2:05:10 (+10 s)")]
+    assert [(r.entry.name, r.entry.score_text) for r in rows] == [("Sovy", "2/2 2:05:10 (+10 s)")]
 
 
 def test_a_switch_needs_the_first_taken_apart_then_pieces_at_the_limit(teams: Any) -> None:
@@ -111,7 +111,7 @@ def test_the_team_table_ranks_finished_puzzles_then_pieces(teams: Any) -> None:
         idempotency_key="k", now=at(11, 30),
     )  # fmt: skip
     rows = standings_as_of(event, TEAM, at=at(11, 31)).tables[0].rows
-    assert [(r.entry.name, r.rank, r.entry.score) for r in rows] == [
+    assert [(r.entry.name, r.rank, r.entry.score_text) for r in rows] == [
         ("Sovy", 1, "2/2 2:05:10 (+10 s)"),
         ("Kosi", 2, "1/2 + 420 pcs"),
     ]

@@ -81,7 +81,7 @@ def print_table(standings: Standings, console: Console) -> None:
         ):
             grid.add_column(header, justify=justify)  # type: ignore[arg-type]
         for row in table.rows:
-            score = row.entry.score
+            score = row.entry.score_text
             if row.points is not None:
                 score = f"{score} / {row.points} pts"
             name = row.entry.name

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from podium.engine.entries import Reason
+from podium.engine.messages import Span, Value, _, term
 from podium.engine.ranking import Placed
-from podium.engine.wording import span
 from podium.rules.schema import Advancement, Pool
 
 Outcome = Literal["within", "tie-advances", "tie-organizer", "beyond", "no-pool", "outside"]
@@ -37,44 +37,56 @@ class Decision:
     pool: Pool | None = None
     first: int = 0
     last: int = 0
-    scope: str = ""
+    group: str = ""
 
     @property
     def reason(self) -> Reason:
         pool, rule = self.pool, self.rule
         if pool is None:
             if self.outcome == "outside":
-                text = "Does not advance: outside the competition, takes no advancement spot"
+                text = _("Does not advance: outside the competition, takes no advancement spot")
             else:
-                text = "Does not advance: no quota takes this entrant's class"
+                text = _("Does not advance: no quota takes this entrant's class")
             return Reason(rule.clause, text)
         clause = pool.clause or rule.clause
-        places, where = span(self.first, self.last), f"{pool.label}{self.scope}"
+        where = (
+            _("%(pool)s in group %(group)s", pool=term(pool.label), group=self.group)
+            if self.group
+            else term(pool.label)
+        )
+        known: dict[str, Value] = {
+            "places": Span(self.first, self.last),
+            "where": where,
+            "count": pool.count,
+        }
         if self.outcome == "within":
-            return Reason(clause, f"Advances: {places} of the {pool.count} places for {where}")
+            return Reason(clause, _("Advances: %(places)s of the %(count)s places for %(where)s",
+                                    **known))  # fmt: skip
         if self.outcome == "beyond":
-            text = f"Does not advance: {places} for {where}, which takes {pool.count}"
+            text = _("Does not advance: %(places)s for %(where)s, which takes %(count)s", **known)
             return Reason(clause, text)
         if self.outcome == "tie-advances":
-            text = (
-                f"Advances on a tie at the cut: shares {places} for {where}, "
-                f"which takes {pool.count}; everyone tied goes through"
+            text = _(
+                "Advances on a tie at the cut: shares %(places)s for %(where)s, "
+                "which takes %(count)s; everyone tied goes through",
+                **known,
             )
         else:
-            text = (
-                f"Tied at the cut: shares {places} for {where}, which takes "
-                f"{pool.count}; the organizer decides"
+            text = _(
+                "Tied at the cut: shares %(places)s for %(where)s, which takes "
+                "%(count)s; the organizer decides",
+                **known,
             )
         return Reason(rule.ties_clause or clause, text)
 
 
 def advance(
-    placed: Sequence[Placed], rule: Advancement, table: str, scope: str = ""
+    placed: Sequence[Placed], rule: Advancement, table: str, group: str = ""
 ) -> dict[str, Decision]:
-    """Decisions for one table; ``scope`` names it in reasons (" in group A")."""
+    """Decisions for one table; ``group`` names it in reasons ("… in group A")."""
     decisions: dict[str, Decision] = {}
     for pool in rule.pools_for(table):
-        _fill(decisions, placed, pool, rule, scope)
+        _fill(decisions, placed, pool, rule, group)
     no_pool = Decision(False, "no-pool", rule)
     outside = Decision(False, "outside", rule)
     for p in placed:
@@ -88,7 +100,7 @@ def _fill(
     placed: Sequence[Placed],
     pool: Pool,
     rule: Advancement,
-    scope: str,
+    group: str,
 ) -> None:
     classes = pool.classes
     tie_outcome: Outcome = "tie-advances" if rule.ties_at_cut == "all-advance" else "tie-organizer"
@@ -99,11 +111,11 @@ def _fill(
         if p.entry.klass not in classes:
             continue
         if p.place != place and tied:
-            taken = _decide(decisions, tied, taken, pool, rule, scope, tie_outcome)
+            taken = _decide(decisions, tied, taken, pool, rule, group, tie_outcome)
         place = p.place
         tied.append(p.entry.id)
     if tied:
-        _decide(decisions, tied, taken, pool, rule, scope, tie_outcome)
+        _decide(decisions, tied, taken, pool, rule, group, tie_outcome)
 
 
 def _decide(
@@ -112,7 +124,7 @@ def _decide(
     taken: int,
     pool: Pool,
     rule: Advancement,
-    scope: str,
+    group: str,
     tie_outcome: Outcome,
 ) -> int:
     """Decide one place's candidates (all alike: everyone tied shares the outcome)."""
@@ -121,7 +133,7 @@ def _decide(
         "within" if last <= pool.count else tie_outcome if first <= pool.count else "beyond"
     )
     advances = outcome == "within" or outcome == "tie-advances"
-    decision = Decision(advances, outcome, rule, pool, first, last, scope)
+    decision = Decision(advances, outcome, rule, pool, first, last, group)
     for entry_id in tied:
         decisions[entry_id] = decision
     tied.clear()

@@ -18,7 +18,23 @@ from podium.engine import eligibility
 from podium.engine.entries import Reason
 from podium.engine.errors import Problems
 from podium.engine.inputs import Competitor
+from podium.engine.messages import Message, _
 from podium.rules.schema import Rulebook
+
+# The wording for one entrant (``None``) and for each rule a team's members go by.
+TEAM_RULES = {
+    None: _("Outside the competition: registered in %(countries)s, not %(home)s").template,
+    "all": _(
+        "Outside the competition: registered in %(countries)s, not %(home)s (all members must be)"
+    ).template,
+    "any": _(
+        "Outside the competition: registered in %(countries)s, not %(home)s (any members must be)"
+    ).template,
+    "majority": _(
+        "Outside the competition: registered in %(countries)s, not %(home)s "
+        "(majority members must be)"
+    ).template,
+}
 
 
 def is_domestic(countries: Sequence[str], home: str, rule: str) -> bool:
@@ -41,20 +57,20 @@ def classify(
     rules = rulebook.classification
     ineligible = _ineligibility(competitor, rulebook)
     if ineligible is not None:
-        clause, text = ineligible
-        return "ineligible", Reason(clause, f"Outside the competition: {text}")
+        text = _("Outside the competition: %(why)s", why=ineligible.message)
+        return "ineligible", Reason(ineligible.clause, text)
     where = f"row {competitor.line}, column"
     if competitor.qualified:
         if rules.already_qualified is None:
             problems.add(f"{where} qualified", "this rulebook has no 'already qualified' rule")
         else:
-            text = "Outside the competition: already qualified for the final; takes no place"
+            text = _("Outside the competition: already qualified for the final; takes no place")
             return "already-qualified", Reason(rules.already_qualified.clause, text)
     if not competitor.scored:
         if rules.unscored is None:
             problems.add(f"{where} scored", "this rulebook has no competition outside the score")
         else:
-            text = "Outside the competition: an unscored team; takes no place and no points"
+            text = _("Outside the competition: an unscored team; takes no place and no points")
             return "unscored", Reason(rules.unscored.clause, text)
     if rules.domestic is not None:
         domestic = rules.domestic
@@ -73,14 +89,13 @@ def classify(
                 f"{len(countries)} countries for an entry of {size}: give one per member",
             )
         if not is_domestic(countries, domestic.country, domestic.team_rule):
-            shown = "/".join(countries)
-            how = "" if members == (1, 1) else f" ({domestic.team_rule} members must be)"
-            text = f"Outside the competition: registered in {shown}, not {domestic.country}{how}"
+            template = TEAM_RULES[None if members == (1, 1) else domestic.team_rule]
+            text = Message(template, {"countries": "/".join(countries), "home": domestic.country})
             return "foreign", Reason(domestic.clause, text)
     return "official", None
 
 
-def _ineligibility(competitor: Competitor, rulebook: Rulebook) -> tuple[str | None, str] | None:
+def _ineligibility(competitor: Competitor, rulebook: Rulebook) -> Reason | None:
     """A failed eligibility rule, where the row gives a birth date to check it by."""
     if competitor.birth_date is None:
         return None
@@ -91,5 +106,4 @@ def _ineligibility(competitor: Competitor, rulebook: Rulebook) -> tuple[str | No
     )
     if verdict.eligible:
         return None
-    failed = verdict.failures[0]
-    return failed.clause, failed.text
+    return verdict.failures[0]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from podium.engine.entries import Entry, Number
+from podium.engine.messages import Message, Value, _
 from podium.engine.ranking import Direction, GroupCriterion, RowCriterion, register
 from podium.engine.timing import format_clock
 
@@ -22,9 +23,9 @@ HIGHER, LOWER = Direction.HIGHER, Direction.LOWER
 class _WholePoints:
     """Match points are whole or half numbers: print 3 or 1.5, not 3.000."""
 
-    def describe(self, value: Number | None) -> str:
+    def describe(self, value: Number | None) -> Value:
         if value is None:
-            return "none"
+            return _("none")
         return format(Decimal(value).normalize(), "f")  # type: ignore[arg-type]
 
 
@@ -34,13 +35,13 @@ class Finished(RowCriterion):
 
     key = "finished"
     direction = HIGHER
-    label = "finish"
+    label = _("finish")
     metric = "finished"
 
-    def describe(self, value: Number | None) -> str:
-        return "finished" if value else "not finished"
+    def describe(self, value: Number | None) -> Message:
+        return _("finished") if value else _("not finished")
 
-    def phrase(self, value: Number | None) -> str:
+    def phrase(self, value: Number | None) -> Message:
         return self.describe(value)
 
 
@@ -50,11 +51,11 @@ class Time(RowCriterion):
 
     key = "time"
     direction = LOWER
-    label = "time"
+    label = _("time")
     metric = "time_ms"
 
-    def describe(self, value: Number | None) -> str:
-        return "no time" if value is None else format_clock(int(value))
+    def describe(self, value: Number | None) -> Value:
+        return _("no time") if value is None else format_clock(int(value))
 
 
 @register
@@ -63,14 +64,14 @@ class Pieces(RowCriterion):
 
     key = "pieces"
     direction = HIGHER
-    label = "pieces placed"
+    label = _("pieces placed")
     metric = "pieces"
 
-    def describe(self, value: Number | None) -> str:
-        return "no count" if value is None else f"{value} pcs"
+    def describe(self, value: Number | None) -> Message:
+        return _("no count") if value is None else _("%(n)s pcs", n=str(value))
 
-    def phrase(self, value: Number | None) -> str:
-        return f"{self.describe(value)} placed"
+    def phrase(self, value: Number | None) -> Message:
+        return _("%(pieces)s placed", pieces=self.describe(value))
 
 
 @register
@@ -79,7 +80,7 @@ class PuzzlesDone(RowCriterion):
 
     key = "puzzles-done"
     direction = HIGHER
-    label = "puzzles finished"
+    label = _("puzzles finished")
     metric = "done"
 
 
@@ -89,8 +90,18 @@ class Total(RowCriterion):
 
     key = "total"
     direction = HIGHER
-    label = "total pinfall"
+    label = _("total pinfall")
     metric = "total"
+
+
+GAME_LABELS = {
+    ("high", 1): _("highest game"),
+    ("low", 1): _("lowest game"),
+    ("high", 2): _("second highest game"),
+    ("low", 2): _("second lowest game"),
+    ("high", 3): _("third highest game"),
+    ("low", 3): _("third lowest game"),
+}
 
 
 def _games_criterion(n: int, end: str) -> type[RowCriterion]:
@@ -101,7 +112,7 @@ def _games_criterion(n: int, end: str) -> type[RowCriterion]:
     class GameCriterion(RowCriterion):
         key = f"{end}-game{suffix}"
         direction = HIGHER
-        label = f"{ordinal}{word} game"
+        label = GAME_LABELS[end, n]
         metric = f"{end}-game{suffix}"
 
     GameCriterion.__doc__ = f"The {ordinal}{word} single game; higher is better."
@@ -118,7 +129,7 @@ class Questions(RowCriterion):
 
     key = "questions"
     direction = HIGHER
-    label = "questions taken"
+    label = _("questions taken")
     metric = "questions"
 
 
@@ -128,7 +139,7 @@ class Points(RowCriterion):
 
     key = "points"
     direction = HIGHER
-    label = "points"
+    label = _("points")
     metric = "points"
 
 
@@ -138,7 +149,7 @@ class SeasonQuestions(RowCriterion):
 
     key = "season-questions"
     direction = HIGHER
-    label = "questions taken in the season"
+    label = _("questions taken in the season")
     metric = "season_questions"
 
 
@@ -148,11 +159,11 @@ class SeasonPlaceSum(RowCriterion):
 
     key = "season-place-sum"
     direction = LOWER
-    label = "sum of tour places"
+    label = _("sum of tour places")
     metric = "place_sum"
 
-    def describe(self, value: Number | None) -> str:
-        return "none" if value is None else f"{Decimal(value):.1f}"  # type: ignore[arg-type]
+    def describe(self, value: Number | None) -> Value:
+        return _("none") if value is None else f"{Decimal(value):.1f}"  # type: ignore[arg-type]
 
 
 @register
@@ -161,7 +172,7 @@ class MatchPoints(_WholePoints, RowCriterion):
 
     key = "match-points"
     direction = HIGHER
-    label = "match points"
+    label = _("match points")
     metric = "match_points"
 
 
@@ -171,7 +182,7 @@ class HeadToHead(_WholePoints, GroupCriterion):
 
     key = "head-to-head"
     direction = HIGHER
-    label = "match points between the tied teams"
+    label = _("match points between the tied teams")
 
     def column(self, entries: Sequence[Entry]) -> list[Number | None]:
         ids = {e.id for e in entries}
@@ -184,5 +195,5 @@ class QuestionDifference(RowCriterion):
 
     key = "question-difference"
     direction = HIGHER
-    label = "question difference"
+    label = _("question difference")
     metric = "question_difference"

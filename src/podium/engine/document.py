@@ -5,13 +5,16 @@ Vocabulary:
   its places, points, marks, class, score, metrics and reasons (each with its clause), and the
   key of the advancement quota it went through (``pool``; ``null`` when it does not advance).
 - numbers: points and non-integer metrics as JSON numbers (floats); places are integers.
+- reason: ``{"clause", "text"}``; a program that shows reasons in other languages passes its
+  own ``reason`` writer, which may add what it needs (the web adds the message's data).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from podium.engine.entries import Number
+from podium.engine.entries import Number, Reason
 from podium.engine.standings import Row, Standings
 
 
@@ -21,7 +24,14 @@ def _number(value: Number | None) -> int | float | None:
     return float(value)
 
 
-def row_data(row: Row, table: str) -> dict[str, Any]:
+ReasonWriter = Callable[[Reason], dict[str, Any]]
+
+
+def reason_data(reason: Reason) -> dict[str, Any]:
+    return {"clause": reason.clause, "text": reason.text}
+
+
+def row_data(row: Row, table: str, reason: ReasonWriter = reason_data) -> dict[str, Any]:
     e = row.entry
     decision = row.decision
     pool = decision.pool.key if decision and decision.advances and decision.pool else None
@@ -40,18 +50,18 @@ def row_data(row: Row, table: str) -> dict[str, Any]:
         "prize": row.prize,
         "official": e.official,
         "class": e.klass,
-        "score": e.score,
+        "score": e.score_text,
         "metrics": {k: _number(v) for k, v in e.metrics.items()},
-        "reasons": [{"clause": r.clause, "text": r.text} for r in row.reasons],
+        "reasons": [reason(r) for r in row.reasons],
     }
 
 
-def standings_data(standings: Standings) -> dict[str, Any]:
+def standings_data(standings: Standings, reason: ReasonWriter = reason_data) -> dict[str, Any]:
     return {
         "rulebook": standings.rulebook,
         "stage": standings.stage,
         "tables": [
-            {"key": t.key, "title": t.title, "rows": [row_data(r, t.key) for r in t.rows]}
+            {"key": t.key, "title": t.title, "rows": [row_data(r, t.key, reason) for r in t.rows]}
             for t in standings.tables
         ],
     }

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from podium.engine.entries import Reason
+from podium.engine.messages import _
 from podium.rules.schema import AccompaniedUnder, BornOnOrBefore, Eligibility, MinAge
 
 
@@ -50,11 +51,13 @@ def check(
         if isinstance(rule, BornOnOrBefore):
             if birth_date is None:
                 unknown.append("birth_date")
-            elif birth_date > rule.date:
-                text = f"Born {birth_date.isoformat()}, after {rule.date.isoformat()}: not eligible"
+                continue
+            dates = {"born": birth_date.isoformat(), "latest": rule.date.isoformat()}
+            if birth_date > rule.date:
+                text = _("Born %(born)s, after %(latest)s: not eligible", **dates)
                 failures.append(Reason(rule.clause, text))
             else:
-                text = f"Born {birth_date.isoformat()}, on or before {rule.date.isoformat()}"
+                text = _("Born %(born)s, on or before %(latest)s", **dates)
                 reasons.append(Reason(rule.clause, text))
             continue
         day = event_date if rule.on == "event-day" else rule.on
@@ -64,17 +67,20 @@ def check(
         age = age_on(birth_date, day)
         if isinstance(rule, MinAge):
             if age >= rule.age:
-                reasons.append(Reason(rule.clause, f"{age} years old on {day.isoformat()}"))
+                text = _("%(age)s years old on %(day)s", age=age, day=day.isoformat())
+                reasons.append(Reason(rule.clause, text))
             else:
-                text = f"{age} years old on {day.isoformat()}; at least {rule.age} required"
+                text = _("%(age)s years old on %(day)s; at least %(least)s required", age=age,
+                         day=day.isoformat(), least=rule.age)  # fmt: skip
                 failures.append(Reason(rule.clause, text))
         elif isinstance(rule, AccompaniedUnder) and age < rule.age:
             needs_adult = True
             if accompanied is False:
-                text = f"{age} years old: under {rule.age} only with an accompanying adult"
+                text = _("%(age)s years old: under %(under)s only with an accompanying adult",
+                         age=age, under=rule.age)  # fmt: skip
                 failures.append(Reason(rule.clause, text))
             elif accompanied:
-                text = f"{age} years old: takes part with an accompanying adult"
+                text = _("%(age)s years old: takes part with an accompanying adult", age=age)
                 reasons.append(Reason(rule.clause, text))
     return Verdict(
         tuple(reasons + failures), tuple(failures), needs_adult, tuple(dict.fromkeys(unknown))

@@ -6,8 +6,10 @@ Vocabulary:
   ``None`` where it does not apply (a non-finisher has no time). Criteria read metrics.
 - class: ``official`` or the reason the entrant competes outside the official order.
 - versus: points an entry earned against each opponent, for head-to-head criteria.
-- reason: one line of explanation, with the clause of the rulebook it rests on.
-- score: the result in the sport's own terms, for people (``1:23:45 (+20 s)``, ``487 pcs``).
+- reason: one line of explanation (a message, see ``podium.engine.messages``), with the clause
+  of the rulebook it rests on; its text is the English sentence.
+- score: the result in the sport's own terms, for people (``1:23:45 (+20 s)``, ``487 pcs``):
+  a message where it has words, a text where it is only numbers.
 """
 
 from __future__ import annotations
@@ -17,13 +19,32 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
+from podium.engine.messages import Message, Value, render
+
 Number = int | Decimal | Fraction
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Reason:
+    """Two reasons are the same when they say the same under the same clause."""
+
     clause: str | None
-    text: str
+    message: Message | str
+
+    @property
+    def text(self) -> str:
+        return str(self.message)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Reason):
+            return NotImplemented
+        return (self.clause, self.text) == (other.clause, other.text)
+
+    def __hash__(self) -> int:
+        return hash((self.clause, self.text))
+
+    def __repr__(self) -> str:
+        return f"Reason(clause={self.clause!r}, text={self.text!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,12 +52,17 @@ class Entry:
     id: str
     name: str
     metrics: Mapping[str, Number | None]
-    score: str = ""
+    score: Value = ""
     table: str = "all"
     klass: str = "official"
     outside: Reason | None = None
     notes: tuple[Reason, ...] = ()
     versus: Mapping[str, Number] = field(default_factory=dict)
+
+    @property
+    def score_text(self) -> str:
+        """The score in English."""
+        return render(self.score)
 
     @property
     def official(self) -> bool:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from podium.engine.entries import Reason
+from podium.engine.messages import Value, _, ngettext
 from podium.rules.schema import Appeal, Cancellation, CancellationTier, Fee, Money
 
 CENT = Decimal("0.01")
@@ -64,10 +65,34 @@ def cancellation(
     owed_total = fee.amount * tier.owed
     kept = paid.amount - refund.amount
     owed = money(max(owed_total - kept, Decimal(0)), fee.currency)
-    text = f"Cancelled {days} day{'s' if days != 1 else ''} before the start"
-    text += f": refund {fmt(refund)}" if refund.amount or paid.amount else ": nothing to refund"
-    if owed.amount:
-        text += f", {fmt(owed)} still owed"
+    known: dict[str, Value] = {"refund": fmt(refund), "owed": fmt(owed)}
+    if not (refund.amount or paid.amount) and owed.amount:
+        text = ngettext(
+            "Cancelled %(n)s day before the start: nothing to refund, %(owed)s still owed",
+            "Cancelled %(n)s days before the start: nothing to refund, %(owed)s still owed",
+            days,
+            **known,
+        )
+    elif not (refund.amount or paid.amount):
+        text = ngettext(
+            "Cancelled %(n)s day before the start: nothing to refund",
+            "Cancelled %(n)s days before the start: nothing to refund",
+            days,
+        )
+    elif owed.amount:
+        text = ngettext(
+            "Cancelled %(n)s day before the start: refund %(refund)s, %(owed)s still owed",
+            "Cancelled %(n)s days before the start: refund %(refund)s, %(owed)s still owed",
+            days,
+            **known,
+        )
+    else:
+        text = ngettext(
+            "Cancelled %(n)s day before the start: refund %(refund)s",
+            "Cancelled %(n)s days before the start: refund %(refund)s",
+            days,
+            **known,
+        )
     return Settlement(refund, owed, Reason(tier.clause or rule.clause, text))
 
 
@@ -77,11 +102,16 @@ def deposit(appeal: Appeal, *, upheld: bool) -> Settlement:
         raise ValueError(f"'{appeal.key}' has no fee or deposit")
     paid = appeal.fee
     nothing = money(Decimal(0), paid.currency)
-    if upheld and appeal.refunded_if_upheld:
-        return Settlement(paid, nothing, Reason(appeal.clause, f"Upheld: {fmt(paid)} returned"))
+    amount = fmt(paid)
     if not upheld and appeal.forfeited_if_rejected:
-        what = "deposit" if appeal.fee_is_deposit else "fee"
-        text = f"Rejected: the {fmt(paid)} {what} is forfeited"
+        text = (
+            _("Rejected: the %(amount)s deposit is forfeited", amount=amount)
+            if appeal.fee_is_deposit
+            else _("Rejected: the %(amount)s fee is forfeited", amount=amount)
+        )
         return Settlement(nothing, nothing, Reason(appeal.clause, text))
-    verdict = "Upheld" if upheld else "Rejected"
-    return Settlement(paid, nothing, Reason(appeal.clause, f"{verdict}: {fmt(paid)} returned"))
+    if upheld:
+        return Settlement(paid, nothing, Reason(appeal.clause, _("Upheld: %(amount)s returned",
+                                                                 amount=amount)))  # fmt: skip
+    text = _("Rejected: %(amount)s returned", amount=amount)
+    return Settlement(paid, nothing, Reason(appeal.clause, text))

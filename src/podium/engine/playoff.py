@@ -20,16 +20,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from podium.engine.messages import Message, Span, _
 from podium.engine.ranking import Placed
-from podium.engine.wording import span
 
 
-def describe(result: Sequence[int]) -> str:
+def describe(result: Sequence[int]) -> Message:
     """``(4, 1, 0)`` → ``4 in the match, then 1, 0``."""
-    text = f"{result[0]} in the match"
-    if len(result) > 1:
-        text += ", then " + ", ".join(str(q) for q in result[1:])
-    return text
+    if len(result) == 1:
+        return _("%(match)s in the match", match=result[0])
+    then = ", ".join(str(q) for q in result[1:])
+    return _("%(match)s in the match, then %(then)s", match=result[0], then=then)
 
 
 def _groups(placed: Sequence[Placed]) -> list[list[Placed]]:
@@ -95,10 +95,11 @@ def settle(placed: Sequence[Placed], results: Mapping[str, Sequence[int]]) -> li
             for p in same:
                 mine = describe(results[p.entry.id])
                 text = (
-                    f"Play-off: {mine}; still tied for places {span(place, last)}"
+                    _("Play-off: %(result)s; still tied for places %(places)s", result=mine,
+                      places=Span(place, last))
                     if len(same) > 1
-                    else f"Play-off: {mine} — place {place}"
-                )
+                    else _("Play-off: %(result)s — place %(place)s", result=mine, place=place)
+                )  # fmt: skip
                 settled.append(replace(p, place=place, place_to=last, playoff=len(same) > 1,
                                        split=None, settled=text))  # fmt: skip
             place = last + 1

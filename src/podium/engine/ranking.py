@@ -30,6 +30,7 @@ from typing import ClassVar, TypeVar
 
 from podium.engine.entries import Entry, Number
 from podium.engine.errors import InputError, Problem
+from podium.engine.messages import Message, Value, _
 
 
 class Direction(enum.Enum):
@@ -40,18 +41,18 @@ class Direction(enum.Enum):
 class Criterion(ABC):
     key: ClassVar[str]
     direction: ClassVar[Direction]
-    label: ClassVar[str]
+    label: ClassVar[Message]
 
-    def describe(self, value: Number | None) -> str:
+    def describe(self, value: Number | None) -> Value:
         if value is None:
-            return "none"
+            return _("none")
         if isinstance(value, Decimal):
             return f"{value:.3f}"
         return str(value)
 
-    def phrase(self, value: Number | None) -> str:
+    def phrase(self, value: Number | None) -> Message:
         """The value with what it measures, for a sentence: ``time 1:02:03``."""
-        return f"{self.label} {self.describe(value)}"
+        return _("%(label)s %(value)s", label=self.label, value=self.describe(value))
 
     @abstractmethod
     def column(self, entries: Sequence[Entry]) -> list[Number | None]:
@@ -108,7 +109,7 @@ class Placed:
     place_to: int
     split: Split | None
     playoff: bool
-    settled: str | None = None  # how a play-off placed it (``podium.engine.playoff``)
+    settled: Message | None = None  # how a play-off placed it (``podium.engine.playoff``)
 
     @property
     def tied(self) -> bool:

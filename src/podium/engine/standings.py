@@ -22,6 +22,7 @@ from podium.engine import criteria as _criteria  # noqa: F401  (registers the cr
 from podium.engine.advancement import Decision, advance
 from podium.engine.collector import paused_gc
 from podium.engine.entries import Entry, Reason
+from podium.engine.messages import Joined, Span, _, term
 from podium.engine.playoff import settle
 from podium.engine.ranking import (
     Criterion,
@@ -33,7 +34,6 @@ from podium.engine.ranking import (
     official_places,
     rank,
 )
-from podium.engine.wording import span
 from podium.rules.schema import Points, Stage
 
 
@@ -136,8 +136,8 @@ def build_table(
     if playoffs:
         placed = settle(placed, playoffs)
     official = official_places(placed)
-    scope = f" in group {key}" if key in stage.groups else ""
-    decisions = advance(placed, stage.advancement, key, scope) if stage.advancement else {}
+    group = key if key in stage.groups else ""
+    decisions = advance(placed, stage.advancement, key, group) if stage.advancement else {}
     why = _TableExplanation(stage, criteria, placed[1].split if len(placed) > 1 else None)
     points_of: dict[tuple[int, int], Decimal] = {}  # per shared span: a tie of n costs n, not n²
     rule = stage.points
@@ -206,7 +206,7 @@ class _TableExplanation:
         if row.decision is not None:
             reasons.append(row.decision.reason)
         if row.prize:
-            reasons.append(Reason(stage.prizes.clause if stage.prizes else None, "Wins a prize"))
+            reasons.append(Reason(stage.prizes.clause if stage.prizes else None, _("Wins a prize")))
         return tuple(reasons)
 
     def _rank(self, p: Placed) -> list[Reason]:
@@ -214,43 +214,56 @@ class _TableExplanation:
         reasons: list[Reason] = []
         if p.split is not None:
             s = p.split
-            reasons.append(
-                Reason(
-                    clauses[s.criterion.key],
-                    f"Below {s.above.name} on {s.criterion.label}: {s.criterion.describe(s.value)}"
-                    f" against {s.criterion.describe(s.above_value)}",
-                )
+            text = _(
+                "Below %(name)s on %(criterion)s: %(value)s against %(above)s",
+                name=s.above.name,
+                criterion=s.criterion.label,
+                value=s.criterion.describe(s.value),
+                above=s.criterion.describe(s.above_value),
             )
+            reasons.append(Reason(clauses[s.criterion.key], text))
         elif p.place == 1 and not p.tied:
             # Show what the leader leads on: the criteria up to the one that split off the next.
             runner_up = self.runner_up
             shown = criteria[: (criteria.index(runner_up.criterion) + 1) if runner_up else 1]
             values = [(c, c.column([p.entry])[0]) for c in shown if isinstance(c, RowCriterion)]
-            text = ", ".join(c.phrase(v) for c, v in values if v is not None)
-            reasons.append(Reason(clauses[criteria[0].key], f"First: {text}"))
+            leads = Joined(tuple(c.phrase(v) for c, v in values if v is not None))
+            reasons.append(Reason(clauses[criteria[0].key], _("First: %(leads)s", leads=leads)))
         if p.settled is not None:
             playoff = ranking.playoff
             reasons.append(Reason(playoff.clause if playoff else None, p.settled))
         elif p.tied:
-            shared = span(p.place, p.place_to)
+            shared = Span(p.place, p.place_to)
             playoff = ranking.playoff
             if p.playoff and playoff is not None:
-                text = f"Tied for places {shared}: to be settled by {playoff.method}"
+                text = _(
+                    "Tied for places %(places)s: to be settled by %(method)s",
+                    places=shared,
+                    method=term(playoff.method),
+                )
                 reasons.append(Reason(playoff.clause, text))
             else:
-                compared = ", ".join(c.label for c in criteria)
-                text = f"Shares places {shared}: equal on {compared}"
+                compared = Joined(tuple(c.label for c in criteria))
+                text = _("Shares places %(places)s: equal on %(criteria)s", places=shared,
+                         criteria=compared)  # fmt: skip
                 reasons.append(Reason(ranking.clause, text))
         return reasons
 
 
 def _points_reason(place: int, place_to: int, points: Decimal, rule: Points) -> Reason:
     if place == place_to:
-        return Reason(rule.clause, f"{points} points for official place {place}")
+        text = _("%(points)s points for official place %(place)s", points=str(points), place=place)
+        return Reason(rule.clause, text)
     table = rule.per_place
     parts = " + ".join(
         str(table[q - 1]) if q <= len(table) else "0" for q in range(place, place_to + 1)
     )
-    n = place_to - place + 1
-    text = f"Shares official places {place}–{place_to}: ({parts}) / {n} = {points} points"
+    text = _(
+        "Shares official places %(first)s–%(last)s: (%(parts)s) / %(n)s = %(points)s points",
+        first=place,
+        last=place_to,
+        parts=parts,
+        n=place_to - place + 1,
+        points=str(points),
+    )
     return Reason(rule.clause, text)

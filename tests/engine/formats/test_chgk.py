@@ -164,7 +164,7 @@ def test_tour_points_with_shared_places_and_an_unscored_team_in_the_middle() -> 
     }
     unscored = by_id(table)["U"]
     assert unscored.reasons[0].clause == "п. 10"
-    assert by_id(table)["T01"].entry.score == "14 q"
+    assert by_id(table)["T01"].entry.score_text == "14 q"
     assert "Shares official places 10–12: (1 + 0 + 0) / 3 = 0.333 points" in texts(
         by_id(table)["T10"]
     )
@@ -402,7 +402,7 @@ def test_season_points_playoff_and_season_questions_with_an_absent_team() -> Non
     rows_ = by_id(table)
     assert "Tied for places 2nd–3rd: to be settled by a 6-question extra match" in texts(rows_["B"])
     assert "Below Team D on questions taken in the season: 22 against 24" in texts(rows_["E"])
-    assert rows_["E"].entry.score == "20.000 pts (22 q)"
+    assert rows_["E"].entry.score_text == "20.000 pts (22 q)"
     assert [(n.clause, n.text) for n in rows_["E"].entry.notes] == [
         (None, "Tours played: 1, 2 (2 of 3)"),
         (
@@ -554,7 +554,7 @@ def test_a_sanctioned_team_counts_zero_questions_in_the_tour_with_the_clause() -
         ("d", 3, 4, 3, 4, Decimal("7.500")),
     ]
     a = by_id(table)["a"]
-    assert a.entry.score == "0 q (sanction; 12 taken)"
+    assert a.entry.score_text == "0 q (sanction; 12 taken)"
     assert [(n.clause, n.text) for n in a.entry.notes] == [
         (
             "п. 8: … результат провинившейся команды в туре ЧГК принимается за 0",

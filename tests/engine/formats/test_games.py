@@ -134,7 +134,7 @@ def test_total_pinfall_and_score_text() -> None:
     ).tables
     assert table.key == "amateur-men"
     assert table.title == "Qualification — Amateur men"
-    got = [(r.entry.id, r.rank, r.entry.metrics["total"], r.entry.score) for r in table.rows]
+    got = [(r.entry.id, r.rank, r.entry.metrics["total"], r.entry.score_text) for r in table.rows]
     assert got == [
         ("a", 1, 1200, "1200 (220 high)"),
         ("c", 2, 899, "899 (150 high)"),

@@ -33,7 +33,7 @@ def test_a_series_in_progress_is_ranked_on_the_games_so_far() -> None:
         ],
     )
     rows = standings.tables[0].rows
-    assert [(r.entry.name, r.rank, r.entry.score) for r in rows] == [
+    assert [(r.entry.name, r.rank, r.entry.score_text) for r in rows] == [
         ("Bohuš", 1, "400 (230 high) after 2 of 6 games"),
         ("Adam", 2, "390 (200 high) after 2 of 6 games"),
     ]

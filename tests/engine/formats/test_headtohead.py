@@ -98,7 +98,7 @@ SEASON: list[Played] = [
 
 def test_double_round_robin_table() -> None:
     table = table_of(rows(*SEASON))
-    assert [(r.entry.id, r.rank, r.rank_to, r.entry.score) for r in table.rows] == [
+    assert [(r.entry.id, r.rank, r.rank_to, r.entry.score_text) for r in table.rows] == [
         # A: beat B twice and D twice, drew with C twice: 4 × 2 + 2 × 1.
         ("A", 1, 1, "10 pts (4–2–0, 24:11)"),
         # B and C: 7 points each; B took 3 of the points between them (4:2, 3:3), C took 1,
@@ -246,7 +246,7 @@ def test_the_sanctioned_column_turns_a_battle_into_the_offenders_zero_six_loss()
     raw[2] = RawRow(raw[2].line, {**raw[2].cells, "sanctioned": "C"})
     teams = by_id(table_of(raw))
     # A: 10 + 1 (the draw becomes a win) = 11; C: 7 - 1 = 6, so B (7) is alone in 2nd.
-    assert [(t, teams[t].rank, teams[t].entry.score) for t in "ABCD"] == [
+    assert [(t, teams[t].rank, teams[t].entry.score_text) for t in "ABCD"] == [
         ("A", 1, "11 pts (5–1–0, 27:8)"),
         ("B", 2, "7 pts (3–1–2, 18:16)"),
         ("C", 3, "6 pts (2–2–2, 19:17)"),
@@ -294,7 +294,9 @@ def test_league_table_does_not_depend_on_battle_order(
     played, shuffled = case
 
     def summary(table: Table) -> list[tuple[object, ...]]:
-        return [(r.entry.id, r.rank, r.rank_to, r.entry.score, tuple(texts(r))) for r in table.rows]
+        return [
+            (r.entry.id, r.rank, r.rank_to, r.entry.score_text, tuple(texts(r))) for r in table.rows
+        ]
 
     straight = table_of(rows(*played))
     assert summary(table_of(rows(*shuffled))) == summary(straight)
@@ -306,7 +308,7 @@ def test_league_table_does_not_depend_on_battle_order(
 def test_deti_kolomny_preset_brainball() -> None:
     book = load("deti-kolomny")
     [table] = tables(book, book.stage("brainball"), rows(*SEASON))
-    assert [(r.entry.id, r.rank, r.entry.score) for r in table.rows] == [
+    assert [(r.entry.id, r.rank, r.entry.score_text) for r in table.rows] == [
         ("A", 1, "10 pts (4–2–0, 24:11)"),
         ("B", 2, "7 pts (3–1–2, 18:16)"),
         ("C", 3, "7 pts (2–3–1, 22:14)"),

@@ -65,7 +65,7 @@ def table_of(raw: list[RawRow], book: Any = BOOK) -> Table:
 
 
 def summary(table: Table) -> list[tuple[str, int, int, str]]:
-    return [(r.entry.id, r.rank, r.rank_to, r.entry.score) for r in table.rows]
+    return [(r.entry.id, r.rank, r.rank_to, r.entry.score_text) for r in table.rows]
 
 
 def notes(row: Row) -> list[tuple[str | None, str]]:

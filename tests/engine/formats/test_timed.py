@@ -94,7 +94,7 @@ def only_table(standings: Standings) -> Table:
 
 
 def placing(table: Table) -> list[tuple[str, int, int, str]]:
-    return [(r.entry.id, r.rank, r.rank_to, r.entry.score) for r in table.rows]
+    return [(r.entry.id, r.rank, r.rank_to, r.entry.score_text) for r in table.rows]
 
 
 def by_id(table: Table) -> dict[str, Row]:

@@ -172,7 +172,7 @@ def test_every_official_placement_is_reproduced(name: str) -> None:
 )
 def test_hand_picked_rows(name: str, competitor: str, rank: int, rank_to: int, score: str) -> None:
     row = computed(name)[competitor]
-    assert (row.rank, row.rank_to, row.entry.score) == (rank, rank_to, score)
+    assert (row.rank, row.rank_to, row.entry.score_text) == (rank, rank_to, score)
 
 
 def test_the_reasons_of_the_final() -> None:

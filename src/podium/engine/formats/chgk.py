@@ -42,6 +42,7 @@ from podium.engine.inputs import (
     read_competitors,
     require_columns,
 )
+from podium.engine.messages import Joined, Message, Value, _, ngettext
 from podium.engine.playoff import needless, uneven
 from podium.engine.standings import Table, build_table
 from podium.rules.schema import ChgkSeasonStage, ChgkTourStage, Rulebook, Stage
@@ -91,16 +92,6 @@ def parse_mask(text: str, questions: int) -> Mask:
     if len(marks) != questions:
         faults.append(f"{len(marks)} marks, but the tour has {questions} questions")
     raise ValueError(f"mask '{marks}' has " + "; ".join(faults))
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _questions(numbers: Sequence[int]) -> str:
-    """``question 7`` or ``questions 3, 7``."""
-    word = "question" if len(numbers) == 1 else "questions"
-    return f"{word} {', '.join(str(n) for n in numbers)}"
 
 
 # --- One tour -------------------------------------------------------------------------------
@@ -210,16 +201,24 @@ def _mask_notes(mask: Mask | None, clause: str | None) -> tuple[Reason, ...]:
     notes: list[Reason] = []
     withdrawn, disputed = mask.withdrawn, mask.disputed
     if withdrawn:
-        which = _questions(withdrawn)
-        playable = len(mask.marks) - len(withdrawn)
-        text = (
-            f"{which.capitalize()} withdrawn for every team: the tour counts {playable} questions"
+        text = ngettext(
+            "Question %(numbers)s withdrawn for every team: the tour counts %(playable)s questions",
+            "Questions %(numbers)s withdrawn for every team: the tour counts %(playable)s "
+            "questions",
+            len(withdrawn),
+            numbers=", ".join(str(n) for n in withdrawn),
+            playable=len(mask.marks) - len(withdrawn),
         )
         notes.append(Reason(clause, text))
     if disputed:
-        pending = _plural(len(disputed), "disputed answer")
-        which = _questions(disputed)
-        text = f"{pending} pending: results are preliminary ({which} not counted until the verdict)"
+        text = ngettext(
+            "%(n)s disputed answer pending: results are preliminary (question %(numbers)s not "
+            "counted until the verdict)",
+            "%(n)s disputed answers pending: results are preliminary (questions %(numbers)s not "
+            "counted until the verdict)",
+            len(disputed),
+            numbers=", ".join(str(n) for n in disputed),
+        )
         notes.append(Reason(clause, text))
     return tuple(notes)
 
@@ -241,14 +240,14 @@ def tour_entries(
         team = result.competitor
         klass, outside = classify(team, rulebook, problems, members=members)
         notes = _mask_notes(result.mask, clause)
-        taken, score = result.taken, f"{result.taken} q"
+        taken, score = result.taken, _("%(n)s q", n=result.taken)
         row = by_line[team.line]
         sanctioned: bool | None = None
         if "sanctioned" in row.cells:
             sanctioned = reader.choice(row, "sanctioned", YES_NO)
         if sanctioned:
             notes = (*notes, _sanction_note(rulebook, result.taken))
-            taken, score = 0, f"0 q (sanction; {result.taken} taken)"
+            taken, score = 0, _("0 q (sanction; %(taken)s taken)", taken=result.taken)
         entries.append(
             Entry(
                 id=team.id,
@@ -274,7 +273,8 @@ def _sanction_note(rulebook: Rulebook, taken: int) -> Reason:
         ),
         None,
     )
-    return Reason(clause, f"Tour result counted as 0 under a sanction ({taken} questions taken)")
+    text = _("Tour result counted as 0 under a sanction (%(taken)s questions taken)", taken=taken)
+    return Reason(clause, text)
 
 
 def _require_columns(rows: Sequence[RawRow], required: Sequence[str]) -> None:
@@ -489,7 +489,7 @@ class _Shown:
     every team that shares it (the teams of one shared place, or all those absent)."""
 
     standing: TourStanding
-    points_text: str  # its part of "Points per tour"
+    points_text: Message  # its part of "Points per tour"
     place_text: str  # its term in "Sum of tour places"
     absent_note: Reason | None
 
@@ -580,46 +580,51 @@ def _season_entry(
     questions = sum(s.questions for s in standings)
     place_sum = sum((s.place for s in standings), Decimal(0))
     played = [s.tour for s in standings if not s.absent]
+    played_text = _("Tours played: %(tours)s (%(played)s of %(season)s)",
+                    tours=", ".join(played), played=len(played), season=len(standings))  # fmt: skip
+    per_tour = Joined(tuple(t.points_text for t in tours), "; ")
+    sum_text = _("Sum of tour places: %(terms)s = %(sum)s",
+                 terms=" + ".join(t.place_text for t in tours), sum=_number(place_sum))  # fmt: skip
     notes = [
-        Reason(
-            stage.clause, f"Tours played: {', '.join(played)} ({len(played)} of {len(standings)})"
-        ),
+        Reason(stage.clause, played_text),
         Reason(
             tour_stage.points.clause if tour_stage.points else tour_stage.clause,
-            "Points per tour: " + "; ".join(t.points_text for t in tours),
+            _("Points per tour: %(tours)s", tours=per_tour),
         ),
-        Reason(
-            stage.ranking.clause,
-            "Sum of tour places: "
-            + " + ".join(t.place_text for t in tours)
-            + f" = {_number(place_sum)}",
-        ),
+        Reason(stage.ranking.clause, sum_text),
     ]
     notes.extend(t.absent_note for t in tours if t.absent_note is not None)
     earlier = sorted(set(names[:-1]) - {names[-1]})
     if earlier:
-        notes.append(Reason(None, "Also played as " + ", ".join(f"'{n}'" for n in earlier)))
+        names_text = ", ".join(f"'{n}'" for n in earlier)
+        notes.append(Reason(None, _("Also played as %(names)s", names=names_text)))
     return Entry(
         id=team,
         name=names[-1],
         metrics={"points": points, "season_questions": questions, "place_sum": place_sum},
-        score=f"{points} pts ({questions} q)",
+        score=_("%(points)s pts (%(questions)s q)", points=str(points), questions=questions),
         notes=tuple(notes),
     )
 
 
-def _tour_points(s: TourStanding) -> str:
+def _tour_points(s: TourStanding) -> Message:
     if s.absent:
-        return f"tour {s.tour}: absent (place {s.places}), 0 points"
-    shared = "–" in s.places
-    where = f"places {s.places} → {_number(s.place)}" if shared else f"place {s.places}"
-    return f"tour {s.tour}: {s.points} ({where}, {s.questions} q)"
+        return _("tour %(tour)s: absent (place %(places)s), 0 points", tour=s.tour,
+                 places=s.places)  # fmt: skip
+    known: dict[str, Value] = {"tour": s.tour, "points": str(s.points), "places": s.places,
+                               "questions": s.questions}  # fmt: skip
+    if "–" in s.places:
+        return _("tour %(tour)s: %(points)s (places %(places)s → %(mean)s, %(questions)s q)",
+                 mean=_number(s.place), **known)  # fmt: skip
+    return _("tour %(tour)s: %(points)s (place %(places)s, %(questions)s q)", **known)
 
 
 def _absent_note(s: TourStanding, stage: ChgkSeasonStage) -> Reason:
-    text = (
-        f"Absent from tour {s.tour}: counted at place {s.places}, after the last official team, "
-        "with no points and no questions (our interpretation)"
+    text = _(
+        "Absent from tour %(tour)s: counted at place %(places)s, after the last official team, "
+        "with no points and no questions (our interpretation)",
+        tour=s.tour,
+        places=s.places,
     )
     return Reason(stage.absent_clause, text)
 

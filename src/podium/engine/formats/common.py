@@ -14,6 +14,7 @@ from podium.engine.classification import classify
 from podium.engine.entries import Entry, Number, Reason
 from podium.engine.errors import Problems
 from podium.engine.inputs import Competitor, RawRow, Reader, read_competitors, require_columns
+from podium.engine.messages import Value
 from podium.engine.standings import Table, build_table
 from podium.rules.schema import Rulebook, Stage
 
@@ -21,7 +22,7 @@ from podium.rules.schema import Rulebook, Stage
 @dataclass(frozen=True, slots=True)
 class Scored:
     metrics: Mapping[str, Number | None]
-    score: str
+    score: Value
     notes: tuple[Reason, ...] = ()
     table: str | None = None
 

@@ -21,6 +21,7 @@ from decimal import Decimal
 from podium.engine.entries import Reason
 from podium.engine.formats.common import Scored, ScoreRow, single_result_tables
 from podium.engine.inputs import Competitor, RawRow, Reader
+from podium.engine.messages import Value, _, term
 from podium.engine.standings import Table
 from podium.rules.schema import Division, Divisions, GamesStage, Rulebook, Stage
 
@@ -49,27 +50,39 @@ def assign_division(
 ) -> tuple[Division, Reason]:
     """The division for a gender and ladder average, with the reason (and its clause)."""
     candidates = [d for d in divisions.items if d.gender in (None, gender)]
-    as_of = f" as of {divisions.reference_date.isoformat()}" if divisions.reference_date else ""
+    day = divisions.reference_date.isoformat() if divisions.reference_date else None
     if average is None:
         fallback = next(d for d in candidates if d.fallback)
-        text = f"Division {fallback.title}: not on the ladder{as_of}, so the lowest division"
+        known: dict[str, Value] = {"division": term(fallback.title)}
+        text = (
+            _("Division %(division)s: not on the ladder as of %(day)s, so the lowest division",
+              day=day, **known)
+            if day
+            else _("Division %(division)s: not on the ladder, so the lowest division", **known)
+        )  # fmt: skip
         return fallback, Reason(divisions.fallback_clause or fallback.clause, text)
     for division in candidates:
         low, high = division.average_min, division.average_max
         if (low is None or average >= low) and (high is None or average <= high):
-            bounds = _bounds(division)
-            text = f"Division {division.title}: ladder average {average}{as_of} ({bounds})"
+            known = {"division": term(division.title), "average": str(average),
+                     "bounds": _bounds(division)}  # fmt: skip
+            text = (
+                _("Division %(division)s: ladder average %(average)s as of %(day)s (%(bounds)s)",
+                  day=day, **known)
+                if day
+                else _("Division %(division)s: ladder average %(average)s (%(bounds)s)", **known)
+            )  # fmt: skip
             return division, Reason(division.clause, text)
     raise ValueError(f"no division takes gender {gender} with average {average}")
 
 
-def _bounds(division: Division) -> str:
+def _bounds(division: Division) -> Value:
     low, high = division.average_min, division.average_max
     if low is not None and high is not None:
         return f"{low}–{high}"
     if low is not None:
-        return f"{low} or more"
-    return f"up to {high}"
+        return _("%(low)s or more", low=str(low))
+    return _("up to %(high)s", high=str(high))
 
 
 def tables(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> list[Table]:
@@ -104,11 +117,15 @@ def _scorer(columns: Sequence[str], divisions: Divisions | None) -> ScoreRow:
         scores = [g for g in games if g is not None]
         total = sum(scores)
         metrics: dict[str, int | None] = {"total": total, **outside_in(scores)}
-        text = f"{total} ({max(scores)} high)"
+        known: dict[str, Value] = {"total": total, "high": max(scores)}
+        text = _("%(total)s (%(high)s high)", **known)
         notes: tuple[Reason, ...] = (note,) if note else ()
         if len(scores) < len(columns):
-            text += f" after {len(scores)} of {len(columns)} games"
-            notes += (Reason(None, f"Series in progress: {len(scores)} of {len(columns)} games"),)
+            text = _("%(total)s (%(high)s high) after %(bowled)s of %(games)s games",
+                     bowled=len(scores), games=len(columns), **known)  # fmt: skip
+            progress = _("Series in progress: %(bowled)s of %(games)s games", bowled=len(scores),
+                         games=len(columns))  # fmt: skip
+            notes += (Reason(None, progress),)
         return Scored(metrics, text, notes, table)
 
     return score
@@ -128,7 +145,8 @@ def _division(
                 reader.where(row, "division"), f"unknown division '{given}' ({shown})"
             )
             return None, None
-        return given, Reason(known[given].clause, f"Division {known[given].title}, as entered")
+        entered = _("Division %(division)s, as entered", division=term(known[given].title))
+        return given, Reason(known[given].clause, entered)
     genders = {d.gender for d in divisions.items} - {None}
     if competitor is None:
         return None, None

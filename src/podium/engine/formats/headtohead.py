@@ -22,6 +22,7 @@ from decimal import Decimal
 from podium.engine.entries import Entry, Reason
 from podium.engine.errors import Problems
 from podium.engine.inputs import RawRow, Reader, require_columns
+from podium.engine.messages import Message, Value, _
 from podium.engine.standings import Table, build_table
 from podium.rules.schema import HeadToHeadStage, Match, Rulebook, Stage
 
@@ -227,6 +228,13 @@ def league(battles: Sequence[Battle], match: Match) -> dict[str, LeagueLine]:
     return lines
 
 
+# The two wordings of a league line's score, for the catalogue.
+_SCORES = (
+    _("%(points)s pt (%(record)s, %(questions)s)"),
+    _("%(points)s pts (%(record)s, %(questions)s)"),
+)
+
+
 def _number(value: Decimal) -> str:
     return f"{value.normalize():f}"
 
@@ -235,13 +243,21 @@ def _battle_note(
     line: LeagueLine, battle: Battle, clauses: tuple[str | None, str | None]
 ) -> Reason:
     mine, theirs, opponent = _sides(battle, line.team)
-    verb = "beat" if mine > theirs else "drew with" if mine == theirs else "lost to"
-    text = f"Round {battle.round}, battle {battle.id}: {verb} {opponent} {mine}:{theirs}"
+    known: dict[str, Value] = {"round": battle.round, "battle": battle.id, "opponent": opponent,
+                               "score": f"{mine}:{theirs}"}  # fmt: skip
+    result = (
+        _("Round %(round)s, battle %(battle)s: beat %(opponent)s %(score)s", **known)
+        if mine > theirs
+        else _("Round %(round)s, battle %(battle)s: drew with %(opponent)s %(score)s", **known)
+        if mine == theirs
+        else _("Round %(round)s, battle %(battle)s: lost to %(opponent)s %(score)s", **known)
+    )
     match_clause, sanction_clause = clauses
     if battle.sanctioned is not None:
-        text += f", recorded as a loss for {battle.sanctioned} under a sanction"
+        text = _("%(result)s, recorded as a loss for %(team)s under a sanction", result=result,
+                 team=battle.sanctioned)  # fmt: skip
         return Reason(sanction_clause, text)
-    return Reason(match_clause, text)
+    return Reason(match_clause, result)
 
 
 def _sanction_clause(rulebook: Rulebook) -> str | None:
@@ -264,9 +280,15 @@ def league_entry(line: LeagueLine, clauses: tuple[str | None, str | None]) -> En
             "questions_for": line.questions_for,
             "questions_against": line.questions_against,
         },
-        score=(
-            f"{_number(line.match_points)} {'pt' if line.match_points == 1 else 'pts'} "
-            f"({record}, {line.questions_for}:{line.questions_against})"
+        score=Message(
+            "%(points)s pt (%(record)s, %(questions)s)"
+            if line.match_points == 1
+            else "%(points)s pts (%(record)s, %(questions)s)",
+            {
+                "points": _number(line.match_points),
+                "record": record,
+                "questions": f"{line.questions_for}:{line.questions_against}",
+            },
         ),
         notes=tuple(_battle_note(line, b, clauses) for b in line.battles),
         versus=dict(line.versus),

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from podium.engine.entries import Entry, Reason
 from podium.engine.errors import Problems
 from podium.engine.inputs import RawRow, Reader, require_columns
+from podium.engine.messages import Message, Span, _
 from podium.engine.standings import Given, Row, Table, build_table
-from podium.engine.wording import span
 from podium.rules.schema import Rulebook, Stage, SuperfinalStage
 
 DISCIPLINES = {"chgk": "chgk", "brainball": "brainball"}
@@ -40,7 +40,7 @@ class Question:
 
 @dataclass(frozen=True, slots=True)
 class Checkpoint:
-    label: str
+    label: Message
     last: int
     totals: tuple[int, int]
 
@@ -79,10 +79,10 @@ def through_score(stage: SuperfinalStage, taken: Sequence[tuple[int, int]]) -> C
         if number < regular or (number - regular) % pair:
             continue
         if number == regular:
-            label = f"the {regular} regular questions"
+            label = _("the %(n)s regular questions", n=regular)
         else:
-            k = (number - regular) // pair
-            label = f"pair {k} (questions {number - pair + 1}–{number})"
+            label = _("pair %(k)s (questions %(first)s–%(last)s)", k=(number - regular) // pair,
+                      first=number - pair + 1, last=number)  # fmt: skip
         checkpoints.append(Checkpoint(label, number, totals))
         if totals[0] != totals[1]:
             return Course(tuple(checkpoints), number, totals, number)
@@ -233,23 +233,28 @@ def _score(teams: tuple[str, str], totals: tuple[int, int]) -> str:
     return f"{teams[0]} {totals[0]} – {teams[1]} {totals[1]}"
 
 
+def _checkpoint_note(clause: str | None, teams: tuple[str, str], c: Checkpoint) -> Reason:
+    score = _score(teams, c.totals)
+    return Reason(clause, _("After %(checkpoint)s: %(score)s", checkpoint=c.label, score=score))
+
+
 def course_notes(
     stage: SuperfinalStage, teams: tuple[str, str], course: Course
 ) -> tuple[Reason, ...]:
     # The through score and the pairs are the ranking's clause (п. 16), not the stage's.
     clause = stage.ranking.clause or stage.clause
-    notes = [
-        Reason(clause, f"After {c.label}: {_score(teams, c.totals)}") for c in course.checkpoints
-    ]
+    notes = [_checkpoint_note(clause, teams, c) for c in course.checkpoints]
     if course.decided_after is not None:
         leader = teams[0] if course.totals[0] > course.totals[1] else teams[1]
-        text = (
-            f"Decided by question {course.decided_after}: {leader} leads "
-            f"{max(course.totals)}:{min(course.totals)}"
+        text = _(
+            "Decided by question %(question)s: %(leader)s leads %(score)s",
+            question=course.decided_after,
+            leader=leader,
+            score=f"{max(course.totals)}:{min(course.totals)}",
         )
     else:
-        score = _score(teams, course.totals)
-        text = f"Undecided: the superfinal goes on ({score} after question {course.asked})"
+        text = _("Undecided: the superfinal goes on (%(score)s after question %(question)s)",
+                 score=_score(teams, course.totals), question=course.asked)  # fmt: skip
     notes.append(Reason(clause, text))
     return tuple(notes)
 
@@ -258,7 +263,7 @@ def _undecided_table(stage: SuperfinalStage, entries: Sequence[Entry]) -> Table:
     # Nobody has won yet, so a current lead is no place: both share the top, with no prize.
     shares = Reason(
         stage.ranking.clause,
-        f"Shares places {span(1, 2)}: the superfinal is not decided yet",
+        _("Shares places %(places)s: the superfinal is not decided yet", places=Span(1, 2)),
     )
     rows = tuple(
         Row(
@@ -292,7 +297,13 @@ def tables(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> list[Tab
     course = through_score(stage, [q.taken for q in questions])
     notes = course_notes(stage, teams, course)
     entries = [
-        Entry(id=team, name=team, metrics={"questions": total}, score=f"{total} q", notes=notes)
+        Entry(
+            id=team,
+            name=team,
+            metrics={"questions": total},
+            score=_("%(n)s q", n=total),
+            notes=notes,
+        )
         for team, total in zip(teams, course.totals, strict=True)
     ]
     if course.decided_after is None:

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from podium.engine.entries import Reason
 from podium.engine.formats.common import Scored, ScoreRow, single_result_tables
 from podium.engine.inputs import Competitor, RawRow, Reader
+from podium.engine.messages import Joined, Value, _, ngettext
 from podium.engine.standings import Table
 from podium.engine.timing import format_clock, parse_clock
 from podium.rules.schema import Rulebook, Stage, TeamSolveStage, TimedSolveStage
@@ -90,7 +91,7 @@ def _penalty(
     missing: int,
     stage: TimedSolveStage | TeamSolveStage,
     compensated: tuple[int, str] | None = None,
-) -> tuple[int, str, tuple[Reason, ...]]:
+) -> tuple[int, Value, tuple[Reason, ...]]:
     """Time with compensation and penalties, its score text, and the notes explaining them."""
     notes: list[Reason] = []
     base = millis
@@ -98,41 +99,54 @@ def _penalty(
         lost, why = compensated
         base = millis - lost
         clause = stage.compensation.clause if stage.compensation else None
-        notes.append(
-            Reason(
-                clause,
-                f"Recorded {format_clock(millis)} − {format_clock(lost)} compensated ({why}) "
-                f"= {format_clock(base)}",
-            )
+        text = _(
+            "Recorded %(recorded)s − %(lost)s compensated (%(why)s) = %(time)s",
+            recorded=format_clock(millis),
+            lost=format_clock(lost),
+            why=why,
+            time=format_clock(base),
         )
+        notes.append(Reason(clause, text))
     penalty_s = missing * stage.missing_piece_penalty_s
     total = base + penalty_s * 1000
     if not penalty_s:
         return total, format_clock(total), tuple(notes)
-    start = "Compensated" if compensated else "Recorded"
-    notes.append(
-        Reason(
-            stage.penalty_clause,
-            f"{start} {format_clock(base)} + {missing} missing "
-            f"piece{'s' if missing != 1 else ''} × {stage.missing_piece_penalty_s} s "
-            f"= {format_clock(total)}",
+    known: dict[str, Value] = {"time": format_clock(base), "penalty": stage.missing_piece_penalty_s,
+                               "total": format_clock(total)}  # fmt: skip
+    text = (
+        ngettext(
+            "Compensated %(time)s + %(n)s missing piece × %(penalty)s s = %(total)s",
+            "Compensated %(time)s + %(n)s missing pieces × %(penalty)s s = %(total)s",
+            missing,
+            **known,
+        )
+        if compensated
+        else ngettext(
+            "Recorded %(time)s + %(n)s missing piece × %(penalty)s s = %(total)s",
+            "Recorded %(time)s + %(n)s missing pieces × %(penalty)s s = %(total)s",
+            missing,
+            **known,
         )
     )
-    return total, f"{format_clock(total)} (+{penalty_s} s)", tuple(notes)
+    notes.append(Reason(stage.penalty_clause, text))
+    score = _("%(time)s (+%(penalty)s s)", time=format_clock(total), penalty=penalty_s)
+    return total, score, tuple(notes)
 
 
 def _counting_note(stage: TimedSolveStage | TeamSolveStage, pieces: int) -> Reason:
     rule = stage.piece_counting
-    how = (
-        f"in joined groups of at least {rule.size}"
+    text = (
+        _("Not finished: %(pieces)s pieces counted (in joined groups of at least %(size)s)",
+          pieces=pieces, size=rule.size)
         if rule.method == "groups-of-at-least"
-        else f"joined to at least {rule.size} others"
-    )
-    return Reason(rule.clause, f"Not finished: {pieces} pieces counted ({how})")
+        else _("Not finished: %(pieces)s pieces counted (joined to at least %(size)s others)",
+               pieces=pieces, size=rule.size)
+    )  # fmt: skip
+    return Reason(rule.clause, text)
 
 
 def _solo_scorer(stage: TimedSolveStage) -> ScoreRow:
-    def score(row: RawRow, reader: Reader, _: Competitor | None) -> Scored | None:
+    def score(row: RawRow, reader: Reader, competitor: Competitor | None) -> Scored | None:
         problems = reader.problems
         before = len(problems)
         lost = _compensation(row, reader, stage)
@@ -170,7 +184,8 @@ def _solo_scorer(stage: TimedSolveStage) -> ScoreRow:
             return Scored({"finished": 1, "time_ms": total, "pieces": None}, text, notes)
         assert pieces is not None
         note = _counting_note(stage, pieces)
-        return Scored({"finished": 0, "time_ms": None, "pieces": pieces}, f"{pieces} pcs", (note,))
+        counted = _("%(n)s pcs", n=pieces)
+        return Scored({"finished": 0, "time_ms": None, "pieces": pieces}, counted, (note,))
 
     return score
 
@@ -179,7 +194,7 @@ def _team_scorer(stage: TeamSolveStage) -> ScoreRow:
     n = len(stage.puzzles)
     biggest = max(stage.puzzles)
 
-    def score(row: RawRow, reader: Reader, _: Competitor | None) -> Scored | None:
+    def score(row: RawRow, reader: Reader, competitor: Competitor | None) -> Scored | None:
         problems = reader.problems
         before = len(problems)
         done = reader.count(row, "done", maximum=n, what="number of puzzles")
@@ -211,19 +226,24 @@ def _team_scorer(stage: TeamSolveStage) -> ScoreRow:
         notes: list[Reason] = []
         interpretation = Reason(
             stage.ranking.clause,
-            f"Team ranking (our interpretation): puzzles finished, then the time of the last "
-            f"one if all {n} are done, else the pieces counted on the unfinished one",
+            _(
+                "Team ranking (our interpretation): puzzles finished, then the time of the last "
+                "one if all %(n)s are done, else the pieces counted on the unfinished one",
+                n=n,
+            ),
         )
         notes.append(interpretation)
         if done == n and millis is not None:
             total, text, penalty = _penalty(millis, missing or 0, stage)
             notes.extend(penalty)
             return Scored(
-                {"done": done, "time_ms": total, "pieces": None}, f"{n}/{n} {text}", tuple(notes)
+                {"done": done, "time_ms": total, "pieces": None},
+                Joined((f"{n}/{n}", text), " "),
+                tuple(notes),
             )
         assert pieces is not None
         notes.append(_counting_note(stage, pieces))
-        text = f"{done}/{n} + {pieces} pcs"
-        return Scored({"done": done, "time_ms": None, "pieces": pieces}, text, tuple(notes))
+        score = Joined((f"{done}/{n} +", _("%(n)s pcs", n=pieces)), " ")
+        return Scored({"done": done, "time_ms": None, "pieces": pieces}, score, tuple(notes))
 
     return score

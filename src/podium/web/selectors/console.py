@@ -37,6 +37,7 @@ from podium.web.selectors.results import (
 )
 from podium.web.selectors.stages import stage_entries
 from podium.web.selectors.tables import tables_of
+from podium.web.selectors.texts import shown_value
 
 _RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
 
@@ -104,7 +105,11 @@ def _scores(event: Event, stage: Stage, round: int) -> dict[str, str]:
         standings = standings_as_of(event, stage.key, round)
     except InputError:
         return {}
-    return {row.entry.id: row.entry.score for table in standings.tables for row in table.rows}
+    return {
+        row.entry.id: shown_value(row.entry.score)
+        for table in standings.tables
+        for row in table.rows
+    }
 
 
 def _phase(clock: RoundClock | None, now: dt.datetime) -> str:

@@ -23,19 +23,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Prefetch
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import pgettext
 
-from podium.engine.wording import ordinal
 from podium.rules.schema import Stage
 from podium.web.models import Entry, EntryMember, Event, Publication
 from podium.web.selectors.prizes import ROUND, prize_table
 from podium.web.selectors.standings import round_tables
-from podium.web.selectors.texts import table_title
+from podium.web.selectors.texts import place_ordinal, table_title
+
 
 # How each language writes a place number before its word for "place" (English: 1st).
-ORDINALS = {"cs": "{}.", "it": "{}°", "ru": "{}-е"}
-
-
 @dataclass(frozen=True)
 class Diploma:
     name: str
@@ -59,20 +56,6 @@ class DiplomaSet:
     @property
     def state_label(self) -> str:
         return str(Publication.State(self.state).label)
-
-
-def place_ordinal(first: int, last: int, language: str | None = None) -> str:
-    """``1st`` / ``1.`` / ``1-е`` / ``1°``, or a span for a shared place."""
-    code = (language or get_language() or "en").split("-")[0]
-    if code == "ru":  # the ending goes once, after the span: 2–3-е
-        numbers = str(first) if first == last else f"{first}–{last}"
-        return ORDINALS["ru"].format(numbers)
-    pattern = ORDINALS.get(code)
-
-    def one(n: int) -> str:
-        return pattern.format(n) if pattern else ordinal(n)
-
-    return one(first) if first == last else f"{one(first)}–{one(last)}"
 
 
 def wording(person: str, place: str) -> str:

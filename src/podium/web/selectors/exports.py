@@ -31,7 +31,7 @@ from podium.web.models import Event, Publication
 from podium.web.selectors.charts import stage_charts
 from podium.web.selectors.stages import has_calendar
 from podium.web.selectors.standings import RoundTables, round_tables
-from podium.web.selectors.texts import rt, table_title
+from podium.web.selectors.texts import reason_text, rt, score_text, table_title
 
 CLOCK = re.compile(r"^(\d+):([0-5]\d):([0-5]\d)(?:\.(\d{1,3}))?$")
 
@@ -128,8 +128,8 @@ def reasons_text(row: dict[str, Any]) -> str:
     """The "why" of a row, one reason a line, each with the clause it quotes."""
     lines = []
     for reason in row.get("reasons", []):
-        clause = reason.get("clause")
-        lines.append(f"{reason['text']} — “{clause}”" if clause else reason["text"])
+        clause, text = reason.get("clause"), reason_text(reason)
+        lines.append(f"{text} — “{clause}”" if clause else text)
     return "\n".join(lines)
 
 
@@ -160,7 +160,7 @@ def standings_row(row: dict[str, Any]) -> dict[str, Any]:
         "position": place_value(row["rank"], row["rank_to"]),
         "number": number_value(row.get("number") or row["id"]),
         "name": row["name"],
-        "score": score_value(str(row["score"])),
+        "score": score_value(score_text(row)),
         "points": points_value(row.get("points")),
         "marks": _marks(row),
         "why": reasons_text(row),

@@ -43,6 +43,7 @@ from podium.web.selectors.rulings import (
     tour_rulings,
 )
 from podium.web.selectors.stages import stage_entries, team_labels
+from podium.web.selectors.texts import reason_data, score_data
 
 ENTRY_FORMATS = ("timed-solve", "team-solve", "games", "chgk-tour")
 ITEM_FORMATS = ("head-to-head", "superfinal")
@@ -227,7 +228,7 @@ def _season_rows(
         tour_rows = _tour_rows(event, tour, number, _current(of_round), len(rows) + 1)
         if rulings:
             tour_rows, ruled = tour_rulings(
-                event, tour, number, tour_rows, by_entry, rulings, f"Tour {number}: "
+                event, tour, number, tour_rows, by_entry, rulings, number
             )
             notes.append(ruled)
         rows.extend(RawRow(len(rows) + i, row.cells) for i, row in enumerate(tour_rows, start=1))
@@ -340,7 +341,11 @@ def current_of(result: Result) -> Result:
 
 def serialize(standings: Standings) -> dict[str, Any]:
     """A standings table as plain JSON data (the shape of ``podium standings --format json``)."""
-    return standings_data(standings)
+    data = standings_data(standings, reason_data)
+    for table, rows in zip(standings.tables, data["tables"], strict=True):
+        for row, kept in zip(table.rows, rows["rows"], strict=True):
+            kept |= score_data(row.entry.score)
+    return data
 
 
 def publication_history(event: Event, stage: str, round: int = 1) -> list[Publication]:

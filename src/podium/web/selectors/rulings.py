@@ -38,6 +38,7 @@ from django.utils import timezone
 
 from podium.engine.entries import Reason
 from podium.engine.inputs import RawRow
+from podium.engine.messages import Message, Value, _, ngettext
 from podium.rules.schema import Rulebook, Stage
 from podium.web.models import Appeal, Entry, Event, Round, Sanction, Verdict, Withdrawal
 
@@ -151,12 +152,16 @@ def tour_rulings(
     rows: Sequence[RawRow],
     numbers: dict[int, int],
     rulings: Rulings,
-    prefix: str = "",
+    tour: int | None = None,
 ) -> tuple[list[RawRow], Notes]:
     """The tour's rows with the verdicts and sanctions of ``rulings`` applied, and footnotes.
 
-    ``numbers``: entry id → entry number (row ids are entry numbers); ``prefix`` starts each
-    footnote (a season names the tour)."""
+    ``numbers``: entry id → entry number (row ids are entry numbers); ``tour`` is named at the
+    start of each footnote (in a season's table)."""
+
+    def prefix(text: Message) -> Message:
+        return text if tour is None else _("Tour %(tour)s: %(note)s", tour=tour, note=text)
+
     rulebook = event.rulebook
     notes: Notes = defaultdict(list)
     on_round = [
@@ -170,7 +175,7 @@ def tour_rulings(
     counts = {row.cells["id"]: _count(row) for row in rows}
     changed: set[str] = set()
 
-    def credit(team: str, question: int, mark: str, text: str, clause: str | None) -> None:
+    def credit(team: str, question: int, mark: str, text: Message, clause: str | None) -> None:
         mask = marks.get(team)
         if mask is not None and 0 < question <= len(mask):
             if mask[question - 1] != mark and mask[question - 1] != "X":
@@ -181,26 +186,32 @@ def tour_rulings(
             changed.add(team)
         else:
             return
-        _note(notes, team, Reason(clause, prefix + text))
+        _note(notes, team, Reason(clause, prefix(text)))
 
     for verdict in on_round:
         appeal = verdict.appeal
         q = appeal.question or 0
         clause = appeal_clause(rulebook, appeal.rule)
         team = str(appeal.entry.number)
+        known: dict[str, Value] = {"q": q, "appeal": appeal.number}
         if appeal.kind == Appeal.Kind.ACCEPT and verdict.upheld:
-            text = f"Question {q}: answer accepted by the jury (appeal {appeal.number})"
+            text = _("Question %(q)s: answer accepted by the jury (appeal %(appeal)s)", **known)
             credit(team, q, "1", text, clause)
             for entry_id in rulings.credited.get(verdict.pk, ()):
                 other = str(numbers.get(entry_id, ""))
-                same = (
-                    f"Question {q}: the same answer accepted by the jury (appeal {appeal.number})"
+                same = _(
+                    "Question %(q)s: the same answer accepted by the jury (appeal %(appeal)s)",
+                    **known,
                 )
                 credit(other, q, "1", same, clause)
         elif appeal.kind == Appeal.Kind.DISPUTED:
             mark = "1" if verdict.upheld else "0"
-            word = "accepted" if verdict.upheld else "not accepted"
-            credit(team, q, mark, f"Question {q}: disputed answer {word} by the jury", clause)
+            text = (
+                _("Question %(q)s: disputed answer accepted by the jury", q=q)
+                if verdict.upheld
+                else _("Question %(q)s: disputed answer not accepted by the jury", q=q)
+            )
+            credit(team, q, mark, text, clause)
 
     for verdict in on_round:
         appeal = verdict.appeal
@@ -213,11 +224,13 @@ def tour_rulings(
                 mask[q - 1] = "X"
                 changed.add(team)
             elif mask is None:
-                text = (
-                    f"Question {q} withdrawn (appeal {appeal.number}), but this team's result "
-                    "is a count without a mask: it is unchanged"
+                text = _(
+                    "Question %(q)s withdrawn (appeal %(appeal)s), but this team's result "
+                    "is a count without a mask: it is unchanged",
+                    q=q,
+                    appeal=appeal.number,
                 )
-                _note(notes, team, Reason(clause, prefix + text))
+                _note(notes, team, Reason(clause, prefix(text)))
 
     ruled: list[RawRow] = []
     dropped: set[str] = set()
@@ -230,12 +243,13 @@ def tour_rulings(
         if "not-admitted" in effects:
             dropped.add(team)
             clause = sanction_clause(rulebook, sanction.key, "not-admitted")
-            text = f"Not admitted to tour {round}: {sanction.reason}"
+            text = _("Not admitted to tour %(tour)s: %(why)s", tour=round, why=sanction.reason)
             _note(notes, team, Reason(clause, text))
         if "tour-result-zero" in effects:
             zero.add(team)
             clause = sanction_clause(rulebook, sanction.key, "tour-result-zero")
-            _note(notes, team, Reason(clause, prefix + f"Sanction: {sanction.reason}"))
+            text = _("Sanction: %(why)s", why=sanction.reason)
+            _note(notes, team, Reason(clause, prefix(text)))
     for row in rows:
         team = row.cells["id"]
         if team in dropped:
@@ -276,7 +290,7 @@ def battle_rulings(
         for item in sanction.items:
             if label is not None:
                 offenders[str(item)] = label
-                _note(notes, label, Reason(clause, f"Sanction: {sanction.reason}"))
+                _note(notes, label, Reason(clause, _("Sanction: %(why)s", why=sanction.reason)))
     annulled = _annulled(event, stage, rows, labels, rulings, notes)
     ruled = []
     for row in rows:
@@ -316,18 +330,30 @@ def _annulled(
             }
             full = first_round >= teams - {label}
             gone = [] if full else mine
-            kept = "it completed a full round, so its battles stand" if full else ""
         else:
-            gone = [row for row in mine if (row.cells.get("round") or "") == "2"]
-            kept = ""
+            full, gone = False, [row for row in mine if (row.cells.get("round") or "") == "2"]
         when = withdrawal.received_at.astimezone(event.zone).date().isoformat()
-        text = f"Withdrew on {when}: " + (kept or f"{len(gone)} of its battles annulled")
+        text = (
+            _("Withdrew on %(when)s: it completed a full round, so its battles stand", when=when)
+            if full
+            else ngettext(
+                "Withdrew on %(when)s: %(n)s of its battles annulled",
+                "Withdrew on %(when)s: %(n)s of its battles annulled",
+                len(gone),
+                when=when,
+            )
+        )
         _note(notes, label, Reason(clause, text))
         for row in gone:
             annulled.add(row.cells.get("id", ""))
             other = _other(row, label)
-            battle = f"Round {row.cells.get('round', '')} battle against {label} annulled"
-            _note(notes, other, Reason(clause, f"{battle}: it withdrew on {when}"))
+            battle = _(
+                "Round %(round)s battle against %(team)s annulled: it withdrew on %(when)s",
+                round=row.cells.get("round", ""),
+                team=label,
+                when=when,
+            )
+            _note(notes, other, Reason(clause, battle))
     return annulled
 
 
@@ -353,12 +379,9 @@ def entry_notes(
         if withdrawal.entry_id in ids and stage.format not in ("head-to-head", "chgk-tour"):
             when = withdrawal.received_at.astimezone(event.zone).date().isoformat()
             clause = sanction_clause(rulebook, withdrawal.rule, "results-kept")
-            middle = (
-                f"the middle tour {withdrawal.middle}" if withdrawal.middle else "the middle tour"
-            )
-            side = "before" if withdrawal.before_middle else "after"
-            text = f"Withdrew on {when}, {side} {middle}: its ChGK results are kept"
-            _note(notes, key[withdrawal.entry_id], Reason(clause, text))
+            text = _WITHDREW[withdrawal.before_middle, bool(withdrawal.middle)]
+            kept = Message(text, {"when": when, "middle": withdrawal.middle or ""})
+            _note(notes, key[withdrawal.entry_id], Reason(clause, kept))
     for sanction in rulings.sanctions:
         effects = effects_of(rulebook, sanction)
         if sanction.entry_id not in ids or any(e in ROW_EFFECTS for e in effects):
@@ -369,27 +392,55 @@ def entry_notes(
             continue
         effect = effects[0] if len(effects) == 1 else None
         clause = sanction_clause(rulebook, sanction.key, effect)
-        who = f"{sanction.person}: " if sanction.person_id else ""
-        label = _EFFECT_WORDS.get(effect or "", "Sanction")
-        _note(notes, key[sanction.entry_id], Reason(clause, f"{label}: {who}{sanction.reason}"))
+        known: dict[str, Value] = {
+            "label": _EFFECT_WORDS.get(effect or "", _("Sanction")),
+            "why": sanction.reason,
+        }
+        text = (
+            _("%(label)s: %(who)s: %(why)s", who=str(sanction.person), **known)
+            if sanction.person_id
+            else _("%(label)s: %(why)s", **known)
+        )
+        _note(notes, key[sanction.entry_id], Reason(clause, text))
     for verdict in rulings.verdicts:
         appeal = verdict.appeal
         if appeal.kind != Appeal.Kind.PROTEST or appeal.entry_id not in ids:
             continue
         if appeal.stage != stage.key:
             continue
-        outcome = "upheld" if verdict.upheld else "rejected"
-        action = f" — {verdict.action}" if verdict.upheld and verdict.action else ""
-        text = f"Protest {appeal.number} {outcome}{action}"
+        number = appeal.number
+        text = (
+            _("Protest %(number)s rejected", number=number)
+            if not verdict.upheld
+            else _("Protest %(number)s upheld — %(action)s", number=number, action=verdict.action)
+            if verdict.action
+            else _("Protest %(number)s upheld", number=number)
+        )
         _note(notes, key[appeal.entry_id], Reason(appeal_clause(rulebook, appeal.rule), text))
     return notes
 
 
 _EFFECT_WORDS = {
-    "warning": "Warning",
-    "expulsion": "Expelled",
-    "player-disqualified": "Player disqualified",
-    "team-disqualified": "Team disqualified",
+    "warning": _("Warning"),
+    "expulsion": _("Expelled"),
+    "player-disqualified": _("Player disqualified"),
+    "team-disqualified": _("Team disqualified"),
+}
+
+# Keyed by (before the middle tour, the middle tour known).
+_WITHDREW = {
+    (True, True): _(
+        "Withdrew on %(when)s, before the middle tour %(middle)s: its ChGK results are kept"
+    ).template,
+    (True, False): _(
+        "Withdrew on %(when)s, before the middle tour: its ChGK results are kept"
+    ).template,
+    (False, True): _(
+        "Withdrew on %(when)s, after the middle tour %(middle)s: its ChGK results are kept"
+    ).template,
+    (False, False): _(
+        "Withdrew on %(when)s, after the middle tour: its ChGK results are kept"
+    ).template,
 }
 
 

@@ -57,6 +57,7 @@ from podium.web.selectors.results import (
     unverified,
 )
 from podium.web.selectors.stages import has_calendar, rounds_of
+from podium.web.selectors.texts import reason_data, score_data
 
 PUBLIC_STATES = (Publication.State.PRELIMINARY, Publication.State.FINAL)
 
@@ -178,7 +179,8 @@ def live_tables(
     for table in standings.tables:
         following = _next_live(table)
         rows = [
-            row_data(row, table.key)
+            row_data(row, table.key, reason_data)
+            | score_data(row.entry.score)
             | {
                 "number": numbers.get(row.entry.id, row.entry.id),
                 "next": following.get(row.entry.id, ""),

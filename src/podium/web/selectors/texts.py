@@ -1,8 +1,14 @@
-"""Texts shown on public pages: the presets' English phrases in the visitor's language, money.
+"""Texts shown on public pages: the presets' English phrases and the engine's reasons in the
+visitor's language, places and money.
 
 Vocabulary:
 - preset text: a title, label or short phrase of a shipped rulebook, marked for translation here
   so its public pages read in the visitor's language; a custom rulebook's texts show as written.
+- reason data: a reason as a page row keeps it — ``clause``, ``text`` (English) and, when the
+  reason is an engine message, ``message`` (see ``podium.engine.messages``), which is shown in
+  the active language; rows without one (older frozen tables) show their text as written.
+- score data: likewise ``score_message`` beside a row's ``score`` when the score has words.
+- place ordinal: ``1st`` / ``1.`` / ``1-е`` / ``1°``, or a span of them for a shared place.
 """
 
 from __future__ import annotations
@@ -11,9 +17,11 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils import formats
+from django.utils.translation import get_language, gettext_noop, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
+from podium.engine.entries import Reason
+from podium.engine.messages import Message, Value, from_data, ordinal, render, to_data
 from podium.rules.schema import Stage
 
 # The English texts of the four preset rulebooks (titles, labels, short phrases), so that their
@@ -101,6 +109,74 @@ PRESET_TEXTS = (
 def rt(text: str | None) -> str:
     """A text from the rulebook, in the active language when it is one of the presets' texts."""
     return _(text) if text else ""
+
+
+ORDINALS = {"cs": "{}.", "it": "{}°", "ru": "{}-е"}
+
+
+def place_ordinal(first: int, last: int, language: str | None = None) -> str:
+    """A place or a shared span in the language's ordinals (see the vocabulary)."""
+    code = (language or get_language() or "en").split("-")[0]
+    if code == "ru":  # the ending goes once, after the span: 2–3-е
+        numbers = str(first) if first == last else f"{first}–{last}"
+        return ORDINALS["ru"].format(numbers)
+    pattern = ORDINALS.get(code)
+
+    def one(n: int) -> str:
+        return pattern.format(n) if pattern else ordinal(n)
+
+    return one(first) if first == last else f"{one(first)}–{one(last)}"
+
+
+class ActiveLanguage:
+    """The engine's messages in the active language; a phrase not in the catalogue (a custom
+    rulebook's) stays as written."""
+
+    def gettext(self, text: str) -> str:
+        return _(text) if text else text
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return ngettext(singular, plural, n)
+
+    def span(self, first: int, last: int) -> str:
+        return place_ordinal(first, last)
+
+
+ACTIVE = ActiveLanguage()
+
+
+def shown(reason: Reason) -> str:
+    """An engine reason's text in the active language."""
+    return shown_value(reason.message)
+
+
+def shown_value(value: Value) -> str:
+    """An engine message (or a score) in the active language."""
+    return render(value, ACTIVE)
+
+
+def score_data(score: Value) -> dict[str, Any]:
+    """What a page row keeps of a score besides its English text (see ``score_text``)."""
+    return {} if isinstance(score, str) else {"score_message": to_data(score)}
+
+
+def score_text(row: dict[str, Any]) -> str:
+    """A page row's score in the active language."""
+    message = row.get("score_message")
+    return render(from_data(message), ACTIVE) if message is not None else str(row.get("score", ""))
+
+
+def reason_data(reason: Reason) -> dict[str, Any]:
+    data: dict[str, Any] = {"clause": reason.clause, "text": reason.text}
+    if isinstance(reason.message, Message):
+        data["message"] = to_data(reason.message)
+    return data
+
+
+def reason_text(data: dict[str, Any]) -> str:
+    """A page row's reason (see the vocabulary) in the active language."""
+    message = data.get("message")
+    return render(from_data(message), ACTIVE) if message is not None else str(data["text"])
 
 
 def table_title(table: Any, stage: Stage) -> str:

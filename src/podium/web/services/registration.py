@@ -44,6 +44,7 @@ from podium.web.models.money import APPEAL_FEE_PREFIX
 from podium.web.selectors.entries import category_cap, category_of
 from podium.web.selectors.entries import waiting_list as waiting_list
 from podium.web.selectors.roles import is_organizer, is_staff
+from podium.web.selectors.texts import shown
 from podium.web.services.base import Actor, Refused, audit
 from podium.web.services.discipline import ban_refusal
 
@@ -306,7 +307,7 @@ def entry_register(
                 field = "accompanying_adult" if verdict.needs_adult else "birth_date"
                 raise Refused(
                     _("%(name)s may not enter: %(reason)s.")
-                    % {"name": data.full_name, "reason": failure.text},
+                    % {"name": data.full_name, "reason": shown(failure)},
                     field=field if field == "accompanying_adult" else _member_field(i, field),
                     clause=failure.clause,
                 )
@@ -633,7 +634,7 @@ def settlement_preview(*, entry: Entry, now: dt.datetime | None = None) -> Terms
         settled.refund.amount,
         settled.owed.amount,
         currency,
-        settled.reason.text,
+        shown(settled.reason),
         settled.reason.clause or rule.clause or "",
     )
 
@@ -739,7 +740,7 @@ def roster_add_player(*, entry: Entry, person: PersonData, by: Actor) -> EntryMe
             failure = verdict.failures[0]
             raise Refused(
                 _("%(name)s may not enter: %(reason)s.")
-                % {"name": person.full_name, "reason": failure.text},
+                % {"name": person.full_name, "reason": shown(failure)},
                 field="birth_date",
                 clause=failure.clause,
             )

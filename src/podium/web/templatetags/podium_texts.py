@@ -3,6 +3,8 @@
 Vocabulary:
 - preset text: see ``podium.web.selectors.texts``; ``rt`` shows one in the active language.
 - table title: see ``podium.web.selectors.texts.table_title``.
+- reason: a page row's reason (its data) or the engine's; ``reason_text`` shows it in the
+  active language.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 
 from django import template
 
+from podium.engine.entries import Reason
 from podium.rules.schema import Stage
 from podium.web.selectors import texts
 
@@ -25,3 +28,13 @@ def rt(text: str | None) -> str:
 @register.filter
 def table_title(table: Any, stage: Stage) -> str:
     return texts.table_title(table, stage)
+
+
+@register.filter
+def score_text(row: dict[str, Any]) -> str:
+    return texts.score_text(row)
+
+
+@register.filter
+def reason_text(reason: dict[str, Any] | Reason) -> str:
+    return texts.shown(reason) if isinstance(reason, Reason) else texts.reason_text(reason)

@@ -20,6 +20,7 @@ from podium.web.imports import fields as F
 from podium.web.imports.files import Sheet
 from podium.web.models import Entry, EntryMember, Event, Squad
 from podium.web.selectors.entries import category_cap, category_of, division_title
+from podium.web.selectors.texts import shown
 from podium.web.services.base import Refused, audit, refusal_text
 from podium.web.services.imports.common import (
     Checked,
@@ -245,7 +246,7 @@ def _check_entrant(event: Event, row: EntrantRow, cell: _Cells, category: Catego
             column = cell.column("accompanying_adult") if verdict.needs_adult else ""
             text = _("%(name)s may not enter: %(reason)s") % {
                 "name": member.full_name,
-                "reason": failure.text,
+                "reason": shown(failure),
             }
             if failure.clause:
                 text += f" ({_('rulebook')}: {failure.clause})"

@@ -1,0 +1,139 @@
+"""Sentences for people: written here in English, shown by the web in the visitor's language.
+
+Vocabulary:
+- message: an English template with named fields (``%(name)s``) and the values of its fields.
+  ``str(message)`` is the English sentence (what the CLI prints); the engine never translates.
+  Templates are marked with ``_`` and ``ngettext`` so that the catalogue finds them.
+- value: a text or number shown as it is (a name, a time, an amount), a message of its own (a
+  criterion's label, a fragment of a sentence), a span of places, or a list of values joined.
+- term: a message without fields, such as a criterion's label; a rulebook's own phrase (a
+  quota's label) is a term too, so that a preset's phrases read in the visitor's language.
+- plural: a message with a second template for counts other than one; the language chooses.
+- span: places ``first``–``last`` written as the language writes ordinals (``3rd–5th``).
+- language: what shows a message — looks templates up, chooses plurals, writes spans.
+- data: a message as JSON, so that frozen tables and cached pages can be shown in any language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Union
+
+Value = Union[str, int, "Message", "Span", "Joined"]
+
+
+class Language(Protocol):
+    def gettext(self, text: str) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+
+    def span(self, first: int, last: int) -> str: ...
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+class English:
+    """The templates as written."""
+
+    def gettext(self, text: str) -> str:
+        return text
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return singular if n == 1 else plural
+
+    def span(self, first: int, last: int) -> str:
+        return ordinal(first) if first == last else f"{ordinal(first)}–{ordinal(last)}"
+
+
+ENGLISH = English()
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    first: int
+    last: int
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    items: tuple[Value, ...]
+    separator: str = ", "
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    template: str
+    args: Mapping[str, Value] = field(default_factory=dict)
+    plural: str | None = None
+    count: int = 0
+
+    def render(self, language: Language = ENGLISH) -> str:
+        if self.plural is None:
+            template = language.gettext(self.template)
+        else:
+            template = language.ngettext(self.template, self.plural, self.count)
+        if not self.args:
+            return template
+        return template % {k: render(v, language) for k, v in self.args.items()}
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def _(template: str, **args: Value) -> Message:
+    """A message (or a term, without fields); the name lets the catalogue find the template."""
+    return Message(template, args)
+
+
+def term(text: str) -> Message:
+    """A phrase of the rulebook's own: shown translated where the catalogue has it."""
+    return Message(text)
+
+
+def ngettext(singular: str, plural: str, n: int, **args: Value) -> Message:
+    """A message whose wording follows the count ``n`` (a field of its own too)."""
+    return Message(singular, {"n": n, **args}, plural, n)
+
+
+def render(value: Value, language: Language = ENGLISH) -> str:
+    if isinstance(value, Message):
+        return value.render(language)
+    if isinstance(value, Span):
+        return language.span(value.first, value.last)
+    if isinstance(value, Joined):
+        return value.separator.join(render(v, language) for v in value.items)
+    return str(value)
+
+
+def to_data(value: Value) -> Any:
+    """JSON for a value: texts and numbers as they are, the rest as small tagged objects."""
+    if isinstance(value, Message):
+        data: dict[str, Any] = {"t": value.template}
+        if value.args:
+            data["a"] = {k: to_data(v) for k, v in value.args.items()}
+        if value.plural is not None:
+            data |= {"p": value.plural, "n": value.count}
+        return data
+    if isinstance(value, Span):
+        return {"span": [value.first, value.last]}
+    if isinstance(value, Joined):
+        return {"join": [to_data(v) for v in value.items], "by": value.separator}
+    return value
+
+
+def from_data(data: Any) -> Value:
+    """The value that ``to_data`` wrote."""
+    if isinstance(data, dict):
+        if "span" in data:
+            return Span(*data["span"])
+        if "join" in data:
+            return Joined(tuple(from_data(v) for v in data["join"]), data["by"])
+        args = {k: from_data(v) for k, v in data.get("a", {}).items()}
+        return Message(data["t"], args, data.get("p"), data.get("n", 0))
+    if isinstance(data, str | int):
+        return data
+    raise ValueError(f"not a message value: {data!r}")
