@@ -88,7 +88,7 @@ def test_a_play_off_with_a_team_missing_is_pending() -> None:
 def test_play_off_rows_for_a_team_not_tied_or_uneven_are_refused() -> None:
     with pytest.raises(InputError) as caught:
         season({"A": "3", "B": "4 1", "C": "4", "D": "6"})
-    assert [(p.where, p.message) for p in caught.value.problems] == [
+    assert [(p.where, p.text) for p in caught.value.problems] == [
         (
             "row 14, column playoff",
             "'C' and 'B' are still tied, but 'B' played more extra questions: "
@@ -101,7 +101,7 @@ def test_play_off_rows_for_a_team_not_tied_or_uneven_are_refused() -> None:
 def test_play_off_cells_must_be_questions() -> None:
     with pytest.raises(InputError) as caught:
         season({"A": "3", "B": "four", "C": "4 2"})
-    assert [(p.where, p.message) for p in caught.value.problems] == [
+    assert [(p.where, p.text) for p in caught.value.problems] == [
         (
             "row 13, column playoff",
             "the questions taken in the play-off match, then each extra question: '4 1 0'",
@@ -115,7 +115,7 @@ def test_extra_questions_after_a_team_was_separated_are_refused() -> None:
     season({"A": "3", "B": "4 1", "C": "4 0"})
     with pytest.raises(InputError) as caught:
         season({"A": "3 1", "B": "4 1", "C": "4 0"})
-    assert [(p.where, p.message) for p in caught.value.problems] == [
+    assert [(p.where, p.text) for p in caught.value.problems] == [
         (
             "row 12, column playoff",
             "'A' has extra questions after the play-off had separated it from every other "
@@ -138,7 +138,7 @@ def test_a_match_takes_no_more_questions_than_the_rulebook_asks() -> None:
     season({"A": "6", "B": "0", "C": "5"})  # the whole match is fine
     with pytest.raises(InputError) as caught:
         season({"A": "7", "B": "0", "C": "5"})
-    assert [(p.where, p.message) for p in caught.value.problems] == [
+    assert [(p.where, p.text) for p in caught.value.problems] == [
         ("row 12, column playoff", "7 questions taken in a play-off match of 6")
     ]
 

@@ -86,7 +86,7 @@ def test_a_missing_value_compared_with_a_value_is_an_error_naming_both() -> None
         ranked(entries, ["time"])
     [problem] = caught.value.problems
     assert problem.where == "entry nobody"
-    assert problem.message == "has no time to compare with slow's (criterion 'time')"
+    assert problem.text == "has no time to compare with slow's (criterion 'time')"
 
 
 def test_a_missing_value_is_an_error_whatever_the_direction() -> None:

@@ -56,6 +56,6 @@ def test_a_game_in_progress_shows_the_frames_it_can_score() -> None:
 def test_an_impossible_roll_is_refused_by_its_number() -> None:
     with pytest.raises(InputError) as caught:
         read_sheet(marks_of("X 7 5"))
-    assert [(p.where, p.message) for p in caught.value.problems] == [
+    assert [(p.where, p.text) for p in caught.value.problems] == [
         ("roll 3", "two rolls in a frame cannot score more than 10 pins (7 + 5)")
     ]

@@ -42,7 +42,7 @@ def refusal(rolls: list[int]) -> tuple[str, str]:
     with pytest.raises(InputError) as caught:
         score_game(rolls)
     [problem] = caught.value.problems
-    return problem.where, problem.message
+    return problem.where, problem.text
 
 
 # What each of Exercism's error messages looks like in ours.
@@ -162,7 +162,7 @@ def test_impossible_marks(written: str, where: str, message: str) -> None:
         parse_rolls(marks(written))
     [problem] = caught.value.problems
     assert problem.where == where
-    assert message in problem.message
+    assert message in problem.text
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import translation
 
 from podium.rules.loader import preset_text
 from podium.web.models import Event, EventRole
@@ -22,6 +23,13 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+@pytest.fixture(autouse=True)
+def _english_afterwards() -> Iterator[None]:
+    """A page activates its language in the test's thread; leave English for the next test."""
+    yield
+    translation.activate("en")
 
 
 @pytest.fixture

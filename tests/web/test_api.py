@@ -103,6 +103,29 @@ def standings_url(slug: str, stage: str, round: int = 1) -> str:
     return f"/api/events/{slug}/stages/{stage}/rounds/{round}/standings"
 
 
+@pytest.mark.django_db
+def test_a_wrong_method_or_path_is_answered_in_json_too() -> None:
+    """A program never gets an HTML or plain-text page from the API, not even for a method a
+    path does not take or a POST to a path that does not exist (no CSRF page)."""
+    client = Client(enforce_csrf_checks=True)
+    wrong = client.post("/api/events", data={}, content_type="application/json")
+    assert wrong.status_code == 405
+    assert wrong["Allow"] == "GET"
+    assert wrong.json() == {
+        "code": "method-not-allowed",
+        "message": "POST is not allowed here; this path takes GET.",
+        "fields": {},
+        "clause": None,
+    }
+    nowhere = client.post("/api/events/", data={}, content_type="application/json")
+    assert nowhere.status_code == 404
+    assert nowhere.json()["code"] == "not-found"
+    deleted = client.delete("/api/")
+    assert deleted.status_code == 405
+    assert deleted.json()["code"] == "method-not-allowed"
+    assert deleted["Allow"] == "GET, HEAD"
+
+
 def test_a_draft_round_is_404_for_the_public_and_200_with_a_token_of_the_event(
     cz: dict[str, Any],
 ) -> None:

@@ -24,14 +24,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 import zoneinfo
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.formats import date_format
 
 from podium.web.models import Appeal, EventRole, Payment, Person, Round, Verdict
@@ -48,12 +47,6 @@ MASKS = {
     "Lisy": "111111110000000",
     "Volki": "11111110000?000",
 }
-
-
-@pytest.fixture(autouse=True)
-def _english_afterwards() -> Iterator[None]:
-    yield
-    translation.activate("en")
 
 
 def client_for(user: Any) -> Client:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from decimal import Decimal
 from io import StringIO
 from typing import Any
@@ -12,7 +11,6 @@ import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
 from django.test import Client
-from django.utils import translation
 
 from podium.engine.classification import is_domestic
 from podium.engine.formats.games import assign_division
@@ -41,13 +39,6 @@ from podium.web.services.checks import mismatch_resolve
 from podium.web.services.publication import publication_set
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _english_afterwards() -> Iterator[None]:
-    """Pages activate their language in this thread; leave English for the tests that follow."""
-    yield
-    translation.activate("en")
 
 
 def _load() -> str:

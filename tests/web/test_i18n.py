@@ -6,7 +6,6 @@ import ast
 import datetime as dt
 import re
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,13 +36,6 @@ def compile_messages() -> None:
             subprocess.run(["msgfmt", "--check", "-o", str(mo), str(po)], check=True)
     translation.trans_real._translations = {}  # type: ignore[attr-defined]
     translation.trans_real._active = translation.trans_real.Local()  # type: ignore[attr-defined]
-
-
-@pytest.fixture(autouse=True)
-def _english_afterwards() -> Iterator[None]:
-    """Pages activate their language in this thread; leave English for the tests that follow."""
-    yield
-    translation.activate("en")
 
 
 @pytest.fixture(autouse=True, scope="module")

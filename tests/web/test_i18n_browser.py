@@ -3,24 +3,15 @@
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.utils import translation
 
 from podium.web.demo import load_demo
 
 LOCALE = Path(__file__).resolve().parents[2] / "src" / "podium" / "web" / "locale"
 SCREENSHOT = Path("/tmp/podium-home-ru.png")
-
-
-@pytest.fixture(autouse=True)
-def _english_afterwards() -> Iterator[None]:
-    """Pages activate their language in this thread; leave English for the tests that follow."""
-    yield
-    translation.activate("en")
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -30,6 +30,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from podium.engine.document import standings_data
 from podium.web.imports.fields import guess_mapping
@@ -156,6 +157,17 @@ def test_every_problem_is_listed_and_nothing_is_recorded(jigsaw: Any) -> None:
     assert problems(refused.value) == problems(plan)
     assert Result.objects.count() == 0
     assert AuditEntry.objects.count() == 0
+
+
+def test_the_engines_problems_read_in_the_organizers_language(jigsaw: Any) -> None:
+    with translation.override("it"):
+        plan = results_preview(
+            event=jigsaw, stage=QUALI, round=1, sheet=sheet(BAD), by=boss(jigsaw)
+        )
+    found = {(row, column): text for row, column, text in problems(plan)}
+    assert found[4, "time"] == "'1:7x' non è un tempo: scrivi H:MM:SS o M:SS"
+    assert found[7, "pieces"].startswith("501")
+    assert "is more than" not in found[7, "pieces"]
 
 
 def test_a_file_without_the_stages_columns_or_an_id(jigsaw: Any) -> None:

@@ -4,26 +4,17 @@ from __future__ import annotations
 
 import datetime as dt
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
-from django.utils import translation
 
 from podium.web.models import Entry, EntryMember, Event, Person
 
 pytestmark = pytest.mark.django_db
 
 LOCALE = Path(__file__).resolve().parents[2] / "src" / "podium" / "web" / "locale"
-
-
-@pytest.fixture(autouse=True)
-def _english_afterwards() -> Iterator[None]:
-    """Pages activate their language in this thread; leave English for the tests that follow."""
-    yield
-    translation.activate("en")
 
 
 @pytest.fixture(autouse=True, scope="module")

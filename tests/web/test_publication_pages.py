@@ -7,13 +7,11 @@ so the frozen version 1 lists Bohdan at place 1 and Anna at place 2.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 
 from podium.web.models import Entry, EntryMember, EventRole, Person, Publication
 from podium.web.selectors.results import publication_current
@@ -21,12 +19,6 @@ from podium.web.services.checks import result_confirm as result_verify
 from podium.web.services.results import result_record
 
 FINAL = "individual-final"
-
-
-@pytest.fixture(autouse=True)
-def _english_afterwards() -> Iterator[None]:
-    yield
-    translation.activate("en")
 
 
 def entry(event: Any, number: int, name: str) -> Entry:

@@ -14,7 +14,6 @@ Hand-worked (deti-kolomny, Europe/Moscow, UTC+3):
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -23,7 +22,6 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 
 from podium.web.models import (
     Ban,
@@ -42,12 +40,6 @@ from podium.web.services.questions import questions_import, questions_submit
 DATA = Path(__file__).parent / "data" / "questions"
 TOUR = "chgk-tour"
 UTC = dt.UTC
-
-
-@pytest.fixture(autouse=True)
-def _english_afterwards() -> Iterator[None]:
-    yield
-    translation.activate("en")
 
 
 def text(name: str) -> str:

@@ -226,6 +226,22 @@ def test_a_bad_time_typed_by_hand_is_refused_on_the_field(cz: Any, put_in_stage:
     assert Result.objects.count() == 1
 
 
+def test_the_refusal_reads_in_the_referees_language(cz: Any, put_in_stage: Any) -> None:
+    event, people, anna, _bohdan = cz
+    put_in_stage(event, FINAL, anna, source=QUALI)
+    client = client_for(people["referee"])
+    url, record = round_url(event, FINAL), action_url(event, "record", FINAL, entry_id=anna.pk)
+    html = client.get(f"/cs{url}").content.decode()
+    data = {
+        f"e{anna.pk}-idempotency_key": hidden(html, f"e{anna.pk}-idempotency_key"),
+        f"e{anna.pk}-time": "9:99",
+    }
+    page = client.post(f"/cs{record}", data).content.decode()
+    assert "sloupec time: &#x27;9:99&#x27; není čas: pište H:MM:SS nebo M:SS" in page
+    assert "is not a time" not in page
+    assert not Result.objects.exists()
+
+
 def test_corrections_need_a_reason_and_a_stale_one_is_refused(cz: Any, put_in_stage: Any) -> None:
     event, people, anna, _bohdan = cz
     put_in_stage(event, FINAL, anna, source=QUALI)

@@ -29,14 +29,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 
 from podium.web.models import Entry, EntryMember, EventRole, Person, Result, Round
 from podium.web.selectors.standings import version_tag
@@ -48,13 +46,6 @@ from podium.web.services.results import result_correct, result_record
 from podium.web.views import standings as standings_views
 
 QUALI = "individual-qualification"
-
-
-@pytest.fixture(autouse=True)
-def _english_afterwards() -> Iterator[None]:
-    """Pages activate their language in this thread; leave English for the tests that follow."""
-    yield
-    translation.activate("en")
 
 
 @pytest.fixture(autouse=True)

@@ -62,13 +62,13 @@ def classify(
     where = f"row {competitor.line}, column"
     if competitor.qualified:
         if rules.already_qualified is None:
-            problems.add(f"{where} qualified", "this rulebook has no 'already qualified' rule")
+            problems.add(f"{where} qualified", _("this rulebook has no 'already qualified' rule"))
         else:
             text = _("Outside the competition: already qualified for the final; takes no place")
             return "already-qualified", Reason(rules.already_qualified.clause, text)
     if not competitor.scored:
         if rules.unscored is None:
-            problems.add(f"{where} scored", "this rulebook has no competition outside the score")
+            problems.add(f"{where} scored", _("this rulebook has no competition outside the score"))
         else:
             text = _("Outside the competition: an unscored team; takes no place and no points")
             return "unscored", Reason(rules.unscored.clause, text)
@@ -78,7 +78,10 @@ def classify(
         if not countries:
             problems.add(
                 f"{where} country",
-                f"a country is required: only entrants from {domestic.country} compete officially",
+                _(
+                    "a country is required: only entrants from %(home)s compete officially",
+                    home=domestic.country,
+                ),
             )
             return "official", None
         low, high = members
@@ -86,7 +89,11 @@ def classify(
             size = str(low) if low == high else f"{low}–{high}"
             problems.add(
                 f"{where} country",
-                f"{len(countries)} countries for an entry of {size}: give one per member",
+                _(
+                    "%(n)s countries for an entry of %(size)s: give one per member",
+                    n=len(countries),
+                    size=size,
+                ),
             )
         if not is_domestic(countries, domestic.country, domestic.team_rule):
             template = TEAM_RULES[None if members == (1, 1) else domestic.team_rule]

@@ -14,6 +14,7 @@ from podium.engine.collector import paused_gc
 from podium.engine.entries import Reason
 from podium.engine.errors import InputError, Problem
 from podium.engine.inputs import RawRow
+from podium.engine.messages import _
 from podium.engine.standings import Standings, Table, with_notes
 from podium.rules.schema import Rulebook, Stage
 
@@ -44,10 +45,20 @@ def compute_standings(
     except KeyError:
         known = ", ".join(s.key for s in rulebook.stages)
         raise InputError(
-            [Problem("--stage", f"unknown stage '{stage_key}' in {rulebook.key} ({known})")]
+            [
+                Problem(
+                    "--stage",
+                    _(
+                        "unknown stage '%(stage)s' in %(rulebook)s (%(known)s)",
+                        stage=stage_key,
+                        rulebook=rulebook.key,
+                        known=known,
+                    ),
+                )
+            ]
         ) from None
     if not rows:
-        raise InputError([Problem("", "the results file has no rows")])
+        raise InputError([Problem("", _("the results file has no rows"))])
     module = import_module(FORMAT_MODULES[stage.format])
     tables: TablesFn = module.tables
     built = tables(rulebook, stage, rows)

@@ -2,7 +2,8 @@
 
 Vocabulary:
 - problem: one thing wrong with the input, with *where* it is (a row and column, a roll, a field
-  path) and *what* is wrong, phrased for the person who typed it.
+  path: ``row 3, column time``, kept in English for programs to read) and *what* is wrong,
+  phrased for the person who typed it (a message, see ``podium.engine.messages``).
 - input error: an exception carrying every problem found, so a user fixes a file in one pass.
 """
 
@@ -12,16 +13,23 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from podium.engine.messages import Value, render
+
 _ROW = re.compile(r"row (\d+)")
 
 
 @dataclass(frozen=True)
 class Problem:
     where: str
-    message: str
+    message: Value
+
+    @property
+    def text(self) -> str:
+        """What is wrong, in English."""
+        return render(self.message)
 
     def __str__(self) -> str:
-        return f"{self.where}: {self.message}" if self.where else self.message
+        return f"{self.where}: {self.text}" if self.where else self.text
 
 
 class InputError(ValueError):
@@ -38,7 +46,7 @@ class Problems:
     def __init__(self) -> None:
         self._items: list[Problem] = []
 
-    def add(self, where: str, message: str) -> None:
+    def add(self, where: str, message: Value) -> None:
         self._items.append(Problem(where, message))
 
     def extend(self, error: InputError) -> None:

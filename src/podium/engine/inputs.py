@@ -21,6 +21,7 @@ from decimal import Decimal, InvalidOperation
 from typing import TypeVar
 
 from podium.engine.errors import Problems
+from podium.engine.messages import Line, MessageError, Value, _, reason_of
 
 T = TypeVar("T")
 
@@ -30,6 +31,7 @@ YES_NO = {
 }  # fmt: skip
 _COUNTRY = re.compile(r"^[A-Z]{2}$")
 _SIGNED = re.compile(r"[+-]?\d+")
+COUNT = _("count")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,28 +72,34 @@ class Reader:
         text = self.text(row, column)
         if not text:
             if required:
-                self.problems.add(self.where(row, column), "a value is required")
+                self.problems.add(self.where(row, column), _("a value is required"))
             return None
         try:
             return convert(text)
         except ValueError as exc:
-            self.problems.add(self.where(row, column), str(exc))
+            self.problems.add(self.where(row, column), reason_of(exc))
             return None
 
     def count(
-        self, row: RawRow, column: str, *, maximum: int | None = None, what: str = "count"
+        self, row: RawRow, column: str, *, maximum: int | None = None, what: Value = COUNT
     ) -> int | None:
         text = self.text(row, column)
         if not text:
             return None
         if not (text.isascii() and text.isdigit()) and not _SIGNED.fullmatch(text):
-            self.problems.add(self.where(row, column), f"'{text}' is not a whole number")
+            self.problems.add(
+                self.where(row, column), _("'%(text)s' is not a whole number", text=text)
+            )
             return None
         value = int(text)
+        message: Value
         if value < 0:
-            message = f"{value} is negative: a {what} cannot be below 0"
+            message = _(
+                "%(value)s is negative: a %(what)s cannot be below 0", value=value, what=what
+            )
         elif maximum is not None and value > maximum:
-            message = f"{value} is more than the {maximum} this allows"
+            message = _("%(value)s is more than the %(maximum)s this allows", value=value,
+                        maximum=maximum)  # fmt: skip
         else:
             return value
         self.problems.add(self.where(row, column), message)
@@ -103,16 +111,15 @@ class Reader:
         if key in allowed:
             return allowed[key]
         shown = ", ".join(repr(k) for k in allowed if k)
-        self.problems.add(self.where(row, column), f"'{text}' is not one of {shown}")
+        self.problems.add(self.where(row, column), _("'%(text)s' is not one of %(allowed)s",
+                                                     text=text, allowed=shown))  # fmt: skip
         return None
 
 
-def require_columns(
-    columns: Sequence[str], required: Sequence[str], problems: Problems, why: str = ""
-) -> bool:
+def require_columns(columns: Sequence[str], required: Sequence[str], problems: Problems) -> bool:
     missing = [c for c in required if c not in columns]
     for column in missing:
-        problems.add(f"column {column}", f"missing required column{why}")
+        problems.add(f"column {column}", _("missing required column"))
     return not missing
 
 
@@ -131,28 +138,34 @@ def read_competitors(
         before = len(problems)
         entrant_id = reader.text(row, "id")
         if not entrant_id:
-            problems.add(reader.where(row, "id"), "every row needs an id")
+            problems.add(reader.where(row, "id"), _("every row needs an id"))
         else:
             scope = reader.text(row, unique_per) if unique_per else ""
             key = (scope, entrant_id)
             if key in seen:
-                also = f" in {unique_per} {scope}" if unique_per else ""
+                known: dict[str, Value] = {"id": entrant_id, "row": Line(seen[key])}
                 problems.add(
                     reader.where(row, "id"),
-                    f"duplicate id '{entrant_id}'{also} (also on row {seen[key]})",
-                )
+                    _("duplicate id '%(id)s' in %(per)s %(scope)s (also on %(row)s)",
+                      per=unique_per, scope=scope, **known)
+                    if unique_per
+                    else _("duplicate id '%(id)s' (also on %(row)s)", **known),
+                )  # fmt: skip
             else:
                 seen[key] = row.line
         group = reader.text(row, "group") or None
         if groups:
             if group is None:
                 shown = ", ".join(groups)
-                problems.add(reader.where(row, "group"), f"a group is required ({shown})")
+                problems.add(reader.where(row, "group"), _("a group is required (%(groups)s)",
+                                                            groups=shown))  # fmt: skip
             elif group not in groups:
                 shown = ", ".join(groups)
-                problems.add(reader.where(row, "group"), f"unknown group '{group}' ({shown})")
+                problems.add(reader.where(row, "group"), _("unknown group '%(group)s' (%(groups)s)",
+                                                            group=group, groups=shown))  # fmt: skip
         elif group is not None:
-            problems.add(reader.where(row, "group"), f"this stage has no groups, got '{group}'")
+            problems.add(reader.where(row, "group"), _("this stage has no groups, got '%(group)s'",
+                                                        group=group))  # fmt: skip
         countries = _countries(reader, row)
         gender = None
         if reader.text(row, "gender"):
@@ -190,7 +203,10 @@ def _countries(reader: Reader, row: RawRow) -> tuple[str, ...]:
     if bad:
         reader.problems.add(
             reader.where(row, "country"),
-            f"'{text}' is not an ISO 3166 alpha-2 code (like CZ, or CZ/SK for a pair)",
+            _(
+                "'%(text)s' is not an ISO 3166 alpha-2 code (like CZ, or CZ/SK for a pair)",
+                text=text,
+            ),
         )
         return ()
     return parts
@@ -200,9 +216,9 @@ def _average(text: str) -> Decimal:
     try:
         value = Decimal(text.replace(",", "."))
     except InvalidOperation:
-        raise ValueError(f"'{text}' is not a number") from None
+        raise MessageError(_("'%(text)s' is not a number", text=text)) from None
     if not value.is_finite() or value < 0 or value > 300:
-        raise ValueError(f"'{text}' is not a bowling average (0–300)")
+        raise MessageError(_("'%(text)s' is not a bowling average (0–300)", text=text))
     return value
 
 
@@ -212,4 +228,4 @@ def _date(text: str) -> dt.date:
             return dt.datetime.strptime(text, pattern).date()
         except ValueError:
             continue
-    raise ValueError(f"'{text}' is not a date: write YYYY-MM-DD")
+    raise MessageError(_("'%(text)s' is not a date: write YYYY-MM-DD", text=text))

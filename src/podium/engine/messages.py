@@ -10,17 +10,21 @@ Vocabulary:
   quota's label) is a term too, so that a preset's phrases read in the visitor's language.
 - plural: a message with a second template for counts other than one; the language chooses.
 - span: places ``first``–``last`` written as the language writes ordinals (``3rd–5th``).
+- line: a row of the input file named in a problem (``row 5``); a program that knows the rows
+  better (a team's sheet) names them itself (``relabel``).
+- message error: a ``ValueError`` whose text is a message (a time or a mask that cannot be
+  read), so that the problem it becomes can be shown in any language too.
 - language: what shows a message — looks templates up, chooses plurals, writes spans.
 - data: a message as JSON, so that frozen tables and cached pages can be shown in any language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Union
 
-Value = Union[str, int, "Message", "Span", "Joined"]
+Value = Union[str, int, "Message", "Span", "Joined", "Line"]
 
 
 class Language(Protocol):
@@ -59,6 +63,11 @@ class Span:
 
 
 @dataclass(frozen=True, slots=True)
+class Line:
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
 class Joined:
     items: tuple[Value, ...]
     separator: str = ", "
@@ -89,6 +98,22 @@ def _(template: str, **args: Value) -> Message:
     return Message(template, args)
 
 
+ROW = _("row %(n)s")
+
+
+class MessageError(ValueError):
+    """A ``ValueError`` that says what is wrong as a message (see the vocabulary)."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(str(message))
+        self.message = message
+
+
+def reason_of(error: ValueError) -> Value:
+    """What a ``ValueError`` says: its message, or its text when it has none."""
+    return error.message if isinstance(error, MessageError) else str(error)
+
+
 def term(text: str) -> Message:
     """A phrase of the rulebook's own: shown translated where the catalogue has it."""
     return Message(text)
@@ -106,7 +131,22 @@ def render(value: Value, language: Language = ENGLISH) -> str:
         return language.span(value.first, value.last)
     if isinstance(value, Joined):
         return value.separator.join(render(v, language) for v in value.items)
+    if isinstance(value, Line):
+        return language.gettext(ROW.template) % {"n": value.number}
     return str(value)
+
+
+def relabel(value: Value, name: Callable[[int], Value | None]) -> Value:
+    """``value`` with each line that ``name`` knows replaced by what it returns."""
+    if isinstance(value, Line):
+        named = name(value.number)
+        return value if named is None else named
+    if isinstance(value, Message):
+        args = {k: relabel(v, name) for k, v in value.args.items()}
+        return Message(value.template, args, value.plural, value.count)
+    if isinstance(value, Joined):
+        return Joined(tuple(relabel(v, name) for v in value.items), value.separator)
+    return value
 
 
 def to_data(value: Value) -> Any:
@@ -122,6 +162,8 @@ def to_data(value: Value) -> Any:
         return {"span": [value.first, value.last]}
     if isinstance(value, Joined):
         return {"join": [to_data(v) for v in value.items], "by": value.separator}
+    if isinstance(value, Line):
+        return {"line": value.number}
     return value
 
 
@@ -130,6 +172,8 @@ def from_data(data: Any) -> Value:
     if isinstance(data, dict):
         if "span" in data:
             return Span(*data["span"])
+        if "line" in data:
+            return Line(data["line"])
         if "join" in data:
             return Joined(tuple(from_data(v) for v in data["join"]), data["by"])
         args = {k: from_data(v) for k, v in data.get("a", {}).items()}

@@ -288,8 +288,12 @@ def _missing(criterion: Criterion, entry: Entry, other: Entry, value: Number | N
         [
             Problem(
                 f"entry {lacking.id}",
-                f"has no {criterion.label} to compare with {having.id}'s "
-                f"(criterion '{criterion.key}')",
+                _(
+                    "has no %(criterion)s to compare with %(other)s's (criterion '%(key)s')",
+                    criterion=criterion.label,
+                    other=having.id,
+                    key=criterion.key,
+                ),
             )
         ]
     )

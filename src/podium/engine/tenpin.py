@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from podium.engine.errors import InputError, Problem
+from podium.engine.messages import Message, Value, _, ngettext
 
 __all__ = ["FRAMES", "PINS", "Game", "parse_rolls", "score_game", "score_tokens"]
 
@@ -45,6 +46,10 @@ class Game:
 class _Impossible(Exception):
     """A roll that cannot happen; the caller knows which roll it was."""
 
+    def __init__(self, message: Message) -> None:
+        super().__init__(str(message))
+        self.message = message
+
 
 class _Lane:
     """Follows a game roll by roll, refusing any roll the pins on the lane do not allow."""
@@ -62,14 +67,16 @@ class _Lane:
 
     def check_open(self) -> None:
         if self.over:
-            raise _Impossible(f"the game already ended at roll {self.rolled}")
+            raise _Impossible(_("the game already ended at roll %(n)s", n=self.rolled))
 
     def roll(self, pins: int) -> None:
         self.check_open()
         if pins < 0:
-            raise _Impossible(f"{pins} is negative: a roll knocks down 0 to {PINS} pins")
+            raise _Impossible(_("%(pins)s is negative: a roll knocks down 0 to %(all)s pins",
+                                pins=pins, all=PINS))  # fmt: skip
         if pins > PINS:
-            raise _Impossible(f"{pins} is more than the {PINS} pins on the lane")
+            raise _Impossible(_("%(pins)s is more than the %(all)s pins on the lane", pins=pins,
+                                all=PINS))  # fmt: skip
         if pins > self.standing:
             raise _Impossible(self._too_many(pins))
         self.rolled += 1
@@ -90,26 +97,44 @@ class _Lane:
             return self.standing == 0 or len(self.balls) == 2
         return len(self.balls) == 3 or (len(self.balls) == 2 and sum(self.balls) < PINS)
 
-    def _too_many(self, pins: int) -> str:
-        previous = self.balls[-1]
+    def _too_many(self, pins: int) -> Message:
+        known: dict[str, Value] = {"all": PINS, "previous": self.balls[-1], "pins": pins}
         if self.frame == FRAMES and self.balls[0] == PINS:
-            return (
-                f"bonus rolls in the 10th frame cannot score more than {PINS} pins "
-                f"({previous} + {pins})"
+            return _(
+                "bonus rolls in the 10th frame cannot score more than %(all)s pins "
+                "(%(previous)s + %(pins)s)",
+                **known,
             )
-        return f"two rolls in a frame cannot score more than {PINS} pins ({previous} + {pins})"
+        return _(
+            "two rolls in a frame cannot score more than %(all)s pins (%(previous)s + %(pins)s)",
+            **known,
+        )
 
-    def unfinished(self) -> str:
+    def unfinished(self) -> Message:
         if not self.balls:
             if self.frame == FRAMES:
-                return "the game is not finished: frame 10 has not been rolled"
-            return f"the game is not finished: frames {self.frame}–{FRAMES} have not been rolled"
+                return _("the game is not finished: frame 10 has not been rolled")
+            return _("the game is not finished: frames %(first)s–%(last)s have not been rolled",
+                     first=self.frame, last=FRAMES)  # fmt: skip
         # Only frame 10 after a strike can need two more; every other open frame needs one.
         needed = 2 if self.balls == [PINS] else 1
-        missing = f"frame {self.frame} needs {needed} more roll{'s' if needed > 1 else ''}"
         if self.frame < FRAMES:
-            missing += f", and frames {self.frame + 1}–{FRAMES} have not been rolled"
-        return f"the game is not finished: {missing}"
+            return ngettext(
+                "the game is not finished: frame %(frame)s needs %(n)s more roll, and frames "
+                "%(next)s–%(last)s have not been rolled",
+                "the game is not finished: frame %(frame)s needs %(n)s more rolls, and frames "
+                "%(next)s–%(last)s have not been rolled",
+                needed,
+                frame=self.frame,
+                next=self.frame + 1,
+                last=FRAMES,
+            )
+        return ngettext(
+            "the game is not finished: frame %(frame)s needs %(n)s more roll",
+            "the game is not finished: frame %(frame)s needs %(n)s more rolls",
+            needed,
+            frame=self.frame,
+        )
 
 
 def _pins(token: str, lane: _Lane) -> int:
@@ -119,21 +144,25 @@ def _pins(token: str, lane: _Lane) -> int:
     if mark == "X":
         if not lane.fresh:
             raise _Impossible(
-                "'X' is a strike, only possible with the first roll at a full rack; "
-                "write '/' for a spare"
+                _(
+                    "'X' is a strike, only possible with the first roll at a full rack; "
+                    "write '/' for a spare"
+                )
             )
         return PINS
     if mark == "/":
         if lane.fresh:
-            raise _Impossible("'/' is a spare, so it must follow a roll that left pins standing")
+            raise _Impossible(_("'/' is a spare, so it must follow a roll that left pins standing"))
         return lane.standing
     if _INTEGER.fullmatch(mark):
         return int(mark)
-    raise _Impossible(f"{token!r} is not a roll: use 0–{PINS}, X, /, - or F")
+    raise _Impossible(
+        _("%(token)s is not a roll: use 0–%(all)s, X, /, - or F", token=repr(token), all=PINS)
+    )
 
 
 def _refuse(position: int, error: _Impossible) -> InputError:
-    return InputError([Problem(f"roll {position}", str(error))])
+    return InputError([Problem(f"roll {position}", error.message)])
 
 
 def parse_rolls(tokens: Sequence[str]) -> list[int]:
@@ -169,7 +198,7 @@ def score_game(rolls: Sequence[int]) -> Game:
     frames: list[int] = []
     total = 0
     first = 0  # index of the frame's first roll
-    for _ in range(FRAMES):
+    for _frame in range(FRAMES):
         if rolls[first] == PINS:
             total += PINS + rolls[first + 1] + rolls[first + 2]
             first += 1

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from podium.engine.messages import MessageError, _
+
 _CLOCK = re.compile(r"^(?:(\d+):)?(\d{1,3}):([0-5]\d)(?:[.,](\d{1,3}))?$")
 
 
@@ -17,10 +19,10 @@ def parse_clock(text: str) -> int:
     """Milliseconds from clock text; ``ValueError`` with a readable message otherwise."""
     match = _CLOCK.match(text.strip())
     if not match:
-        raise ValueError(f"'{text}' is not a time: write H:MM:SS or M:SS")
+        raise MessageError(_("'%(text)s' is not a time: write H:MM:SS or M:SS", text=text))
     hours, minutes, seconds, fraction = match.groups()
     if hours is not None and (len(minutes) > 2 or int(minutes) > 59):
-        raise ValueError(f"'{text}' is not a time: minutes go up to 59 in H:MM:SS")
+        raise MessageError(_("'%(text)s' is not a time: minutes go up to 59 in H:MM:SS", text=text))
     millis = int((fraction or "").ljust(3, "0")) if fraction else 0
     return ((int(hours or 0) * 60 + int(minutes)) * 60 + int(seconds)) * 1000 + millis
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from podium.engine import criteria as _criteria  # noqa: F401  (registers the criteria)
 from podium.engine.errors import Problem
+from podium.engine.messages import _
 from podium.engine.ranking import REGISTRY
 from podium.rules.schema import Rulebook
 
@@ -32,14 +33,20 @@ def check_rulebook(rulebook: Rulebook) -> list[Problem]:
             where = f"stages[{i}].ranking.criteria[{j}]"
             if ref.key not in REGISTRY:
                 known = ", ".join(sorted(REGISTRY))
-                problems.append(Problem(where, f"unknown criterion '{ref.key}'; known: {known}"))
+                text = _("unknown criterion '%(key)s'; known: %(known)s", key=ref.key, known=known)
+                problems.append(Problem(where, text))
             elif ref.key not in allowed:
                 fits = ", ".join(sorted(allowed))
                 problems.append(
                     Problem(
                         where,
-                        f"criterion '{ref.key}' does not apply to format '{stage.format}' "
-                        f"(it takes: {fits})",
+                        _(
+                            "criterion '%(key)s' does not apply to format '%(format)s' "
+                            "(it takes: %(fits)s)",
+                            key=ref.key,
+                            format=stage.format,
+                            fits=fits,
+                        ),
                     )
                 )
     return problems

@@ -45,8 +45,8 @@ def chgk_played(event: Event, accounts: dict[str, Any], tour_ends: dict[int, dt.
     sanction_impose(
         event=event, key="ineligible-player", by=head, entry=offender, person=player.person,
         stage="chgk-tour", round=1, now=tour_ends[1] + dt.timedelta(days=1),
-        reason=f"{player.person} played tour 1 for {offender.name} while registered for "
-        f"{lender.name}",
+        reason=f"{player.person}: игра в 1-м туре за «{offender.name}» при заявке за "
+        f"«{lender.name}»",
     )  # fmt: skip
 
     two = current_results(event, "chgk-tour", 2)

@@ -103,7 +103,7 @@ def texts(row: Row) -> list[str]:
 def problems_of(call: Any) -> list[tuple[str, str]]:
     with pytest.raises(InputError) as caught:
         call()
-    return [(p.where, p.message) for p in caught.value.problems]
+    return [(p.where, p.text) for p in caught.value.problems]
 
 
 # --- Masks ----------------------------------------------------------------------------------

@@ -45,6 +45,6 @@ def test_a_gap_in_the_series_is_refused() -> None:
         compute_standings(
             RULEBOOK, "qualification", [row(2, "1", "Adam", ["200", "190", "", "180", "", ""])]
         )
-    assert [f"{p.where}: {p.message}" for p in caught.value.problems] == [
+    assert [f"{p.where}: {p.text}" for p in caught.value.problems] == [
         "row 2, column g3: every game needs its score"
     ]

@@ -173,7 +173,7 @@ def test_bad_battles_are_all_reported() -> None:
     )
     with pytest.raises(InputError) as caught:
         table_of(raw)
-    assert [(p.where, p.message) for p in caught.value.problems] == [
+    assert [(p.where, p.text) for p in caught.value.problems] == [
         ("row 3, column id", "duplicate battle id '1' (also on row 2)"),
         ("row 4, column round", "round 3, but the league has rounds 1 to 2"),
         ("row 5, column team2", "'A' cannot play against itself"),
@@ -262,7 +262,7 @@ def test_the_sanctioned_column_must_name_a_team_of_the_battle() -> None:
     raw[2] = RawRow(raw[2].line, {**raw[2].cells, "sanctioned": "B"})
     with pytest.raises(InputError) as caught:
         table_of(raw)
-    assert [(p.where, p.message) for p in caught.value.problems] == [
+    assert [(p.where, p.text) for p in caught.value.problems] == [
         ("row 4, column sanctioned", "'B' did not play this battle (A against C)")
     ]
 

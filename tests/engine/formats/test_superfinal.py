@@ -75,7 +75,7 @@ def notes(row: Row) -> list[tuple[str | None, str]]:
 def problems_of(raw: list[RawRow]) -> list[tuple[str, str]]:
     with pytest.raises(InputError) as caught:
         table_of(raw)
-    return sorted((p.where, p.message) for p in caught.value.problems)
+    return sorted((p.where, p.text) for p in caught.value.problems)
 
 
 # ChGK: both take 6, Alpha 2 more (8:6). Brainball: Alpha 6, Beta 5, one nobody took (6:5).

@@ -42,14 +42,18 @@ from podium.engine.inputs import (
     read_competitors,
     require_columns,
 )
-from podium.engine.messages import Joined, Message, Value, _, ngettext
+from podium.engine.messages import Joined, Line, Message, MessageError, Value, _, ngettext
 from podium.engine.playoff import needless, uneven
 from podium.engine.standings import Table, build_table
 from podium.rules.schema import ChgkSeasonStage, ChgkTourStage, Rulebook, Stage
 
 PLAYOFF = "playoff"
-MARKS = {"1": "taken", "0": "not taken", "X": "withdrawn", "?": "disputed"}
-_MARKS_HELP = ", ".join(f"{mark} ({meaning})" for mark, meaning in MARKS.items())
+MARKS = {"1": _("taken"), "0": _("not taken"), "X": _("withdrawn"), "?": _("disputed")}
+_MARKS_HELP = Joined(
+    tuple(
+        _("%(mark)s (%(meaning)s)", mark=mark, meaning=meaning) for mark, meaning in MARKS.items()
+    )
+)
 _MARK_SET = frozenset(MARKS)
 
 
@@ -86,12 +90,18 @@ def parse_mask(text: str, questions: int) -> Mask:
     # Masks are nearly all good: one check in C passes them, the faults are sought only if not.
     if len(marks) == questions and _MARK_SET.issuperset(marks):
         return Mask(marks)
-    faults = [f"'{m}' at question {i}" for i, m in enumerate(marks, 1) if m not in MARKS]
+    faults: list[Value] = [
+        _("'%(mark)s' at question %(n)s", mark=m, n=i)
+        for i, m in enumerate(marks, 1)
+        if m not in MARKS
+    ]
     if faults:
-        faults[-1] += f" (marks are {_MARKS_HELP})"
+        faults[-1] = _("%(fault)s (marks are %(marks)s)", fault=faults[-1], marks=_MARKS_HELP)
     if len(marks) != questions:
-        faults.append(f"{len(marks)} marks, but the tour has {questions} questions")
-    raise ValueError(f"mask '{marks}' has " + "; ".join(faults))
+        faults.append(_("%(count)s marks, but the tour has %(n)s questions", count=len(marks),
+                        n=questions))  # fmt: skip
+    raise MessageError(_("mask '%(mask)s' has %(faults)s", mask=marks,
+                         faults=Joined(tuple(faults), "; ")))  # fmt: skip
 
 
 # --- One tour -------------------------------------------------------------------------------
@@ -157,7 +167,11 @@ def _check_withdrawn(
         if number not in marked:
             reader.problems.add(
                 reader.where(row, "mask"),
-                f"question {number} is withdrawn (X) on row {line} but not here",
+                _(
+                    "question %(n)s is withdrawn (X) on %(row)s but not here",
+                    n=number,
+                    row=Line(line),
+                ),
             )
 
 
@@ -167,24 +181,30 @@ def _taken(
     if not reader.text(row, "questions"):
         if mask is None and not reader.text(row, "mask"):
             reader.problems.add(
-                reader.where(row, "questions"), "give the questions taken or a mask"
+                reader.where(row, "questions"), _("give the questions taken or a mask")
             )
         return None if mask is None else mask.taken
-    count = reader.count(row, "questions", what="number of questions")
+    count = reader.count(row, "questions", what=_("number of questions"))
     if count is None:
         return None
     playable = questions - withdrawn
     if count > playable:
-        of = f"{playable} ({questions}, {withdrawn} withdrawn)" if withdrawn else str(questions)
         reader.problems.add(
             reader.where(row, "questions"),
-            f"{count} questions taken, but the tour has {of}",
-        )
+            _("%(count)s questions taken, but the tour has %(playable)s (%(n)s, %(withdrawn)s "
+              "withdrawn)", count=count, playable=playable, n=questions, withdrawn=withdrawn)
+            if withdrawn
+            else _("%(count)s questions taken, but the tour has %(n)s", count=count, n=questions),
+        )  # fmt: skip
         return None
     if mask is not None and mask.taken != count:
         reader.problems.add(
             reader.where(row, "questions"),
-            f"{count} questions taken, but the mask has {mask.taken} taken (1)",
+            _(
+                "%(count)s questions taken, but the mask has %(taken)s taken (1)",
+                count=count,
+                taken=mask.taken,
+            ),
         )
         return None
     return count
@@ -282,7 +302,7 @@ def _require_columns(rows: Sequence[RawRow], required: Sequence[str]) -> None:
     columns = sorted({c for row in rows for c in row.cells})
     require_columns(columns, required, problems)
     if "questions" not in columns and "mask" not in columns:
-        problems.add("column questions", "missing required column (or give a mask column)")
+        problems.add("column questions", _("missing required column (or give a mask column)"))
     problems.raise_if_any()
 
 
@@ -365,20 +385,27 @@ def _check_playoffs(playoffs: _Playoffs, unsettled: Table, problems: Problems) -
         if team not in ids:
             problems.add(
                 f"row {line}, column playoff",
-                f"'{team}' is not tied for a prize place: it has no play-off",
+                _("'%(team)s' is not tied for a prize place: it has no play-off", team=team),
             )
     for a, b in uneven(held, playoffs.results):
         longer, shorter = (a, b) if len(playoffs.results[a]) > len(playoffs.results[b]) else (b, a)
         problems.add(
             f"row {playoffs.lines[shorter]}, column playoff",
-            f"'{shorter}' and '{longer}' are still tied, but '{longer}' played more extra "
-            "questions: each is asked of every team still tied",
+            _(
+                "'%(shorter)s' and '%(longer)s' are still tied, but '%(longer)s' played more "
+                "extra questions: each is asked of every team still tied",
+                shorter=shorter,
+                longer=longer,
+            ),
         )
     for team in needless(held, playoffs.results):
         problems.add(
             f"row {playoffs.lines[team]}, column playoff",
-            f"'{team}' has extra questions after the play-off had separated it from every "
-            "other team: they are asked only of teams still tied",
+            _(
+                "'%(team)s' has extra questions after the play-off had separated it from every "
+                "other team: they are asked only of teams still tied",
+                team=team,
+            ),
         )
     problems.raise_if_any()
 
@@ -403,19 +430,23 @@ def _playoff_results(
         if not parts or not all(p.isdigit() for p in parts):
             reader.problems.add(
                 reader.where(row, "playoff"),
-                "the questions taken in the play-off match, then each extra question: '4 1 0'",
+                _("the questions taken in the play-off match, then each extra question: '4 1 0'"),
             )
             continue
         values = tuple(int(p) for p in parts)
         if match is not None and values[0] > match:
             reader.problems.add(
                 reader.where(row, "playoff"),
-                f"{values[0]} questions taken in a play-off match of {match}",
+                _(
+                    "%(taken)s questions taken in a play-off match of %(n)s",
+                    taken=values[0],
+                    n=match,
+                ),
             )
             continue
         if any(v > 1 for v in values[1:]):
             reader.problems.add(
-                reader.where(row, "playoff"), "each extra question is taken (1) or not (0)"
+                reader.where(row, "playoff"), _("each extra question is taken (1) or not (0)")
             )
             continue
         results[team.id] = values
@@ -430,8 +461,11 @@ def _tour_stage(rulebook: Rulebook, stage: ChgkSeasonStage) -> ChgkTourStage:
             [
                 Problem(
                     f"stage {stage.key}",
-                    f"its tour stage '{stage.tour}' is a {tour_stage.format} stage, "
-                    "not a chgk-tour stage",
+                    _(
+                        "its tour stage '%(tour)s' is a %(format)s stage, not a chgk-tour stage",
+                        tour=stage.tour,
+                        format=tour_stage.format,
+                    ),
                 )
             ]
         )
@@ -449,7 +483,7 @@ def _split_by_tour(
     for row, competitor in zip(rows, competitors, strict=True):
         tour = reader.text(row, "tour")
         if not tour:
-            reader.problems.add(reader.where(row, "tour"), "a season row needs its tour")
+            reader.problems.add(reader.where(row, "tour"), _("a season row needs its tour"))
             continue
         if tour not in by_tour:
             by_tour[tour] = ([], [])
@@ -475,12 +509,15 @@ def _check_same_class(
             line = lines[entry.id]
             seen = first.setdefault(entry.id, (entry.official, line))
             if seen[0] != entry.official:
-                here = "in the competition" if entry.official else "outside the competition"
-                there = "outside it" if entry.official else "in it"
+                known: dict[str, Value] = {"team": entry.id, "row": Line(seen[1])}
                 problems.add(
                     f"row {line}, column scored",
-                    f"team '{entry.id}' plays {here} here but {there} on row {seen[1]}",
-                )
+                    _("team '%(team)s' plays in the competition here but outside it on %(row)s",
+                      **known)
+                    if entry.official
+                    else _("team '%(team)s' plays outside the competition here but in it on "
+                           "%(row)s", **known),
+                )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

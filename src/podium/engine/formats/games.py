@@ -21,7 +21,7 @@ from decimal import Decimal
 from podium.engine.entries import Reason
 from podium.engine.formats.common import Scored, ScoreRow, single_result_tables
 from podium.engine.inputs import Competitor, RawRow, Reader
-from podium.engine.messages import Value, _, term
+from podium.engine.messages import MessageError, Value, _, reason_of, term
 from podium.engine.standings import Table
 from podium.rules.schema import Division, Divisions, GamesStage, Rulebook, Stage
 
@@ -73,7 +73,8 @@ def assign_division(
                 else _("Division %(division)s: ladder average %(average)s (%(bounds)s)", **known)
             )  # fmt: skip
             return division, Reason(division.clause, text)
-    raise ValueError(f"no division takes gender {gender} with average {average}")
+    raise MessageError(_("no division takes gender %(gender)s with average %(average)s",
+                         gender=str(gender), average=str(average)))  # fmt: skip
 
 
 def _bounds(division: Division) -> Value:
@@ -104,13 +105,13 @@ def _scorer(columns: Sequence[str], divisions: Divisions | None) -> ScoreRow:
     def score(row: RawRow, reader: Reader, competitor: Competitor | None) -> Scored | None:
         problems = reader.problems
         before = len(problems)
-        games = [reader.count(row, c, maximum=MAX_GAME, what="game score") for c in columns]
+        games = [reader.count(row, c, maximum=MAX_GAME, what=_("game score")) for c in columns]
         if None in games:  # only a row missing a game (or with a bad one) is looked at again
             filled = [n for n, c in enumerate(columns) if reader.text(row, c)]
             bowled = filled[-1] + 1 if filled else len(columns)  # a series in progress ends here
             for column, game in zip(columns[:bowled], games, strict=False):
                 if game is None and not reader.text(row, column):
-                    problems.add(reader.where(row, column), "every game needs its score")
+                    problems.add(reader.where(row, column), _("every game needs its score"))
         table, note = _division(row, reader, competitor, divisions)
         if len(problems) > before:
             return None
@@ -142,7 +143,8 @@ def _division(
         if given not in known:
             shown = ", ".join(known)
             reader.problems.add(
-                reader.where(row, "division"), f"unknown division '{given}' ({shown})"
+                reader.where(row, "division"),
+                _("unknown division '%(division)s' (%(known)s)", division=given, known=shown),
             )
             return None, None
         entered = _("Division %(division)s, as entered", division=term(known[given].title))
@@ -151,11 +153,13 @@ def _division(
     if competitor is None:
         return None, None
     if genders and competitor.gender is None:
-        reader.problems.add(reader.where(row, "gender"), "M or F is needed to choose the division")
+        reader.problems.add(
+            reader.where(row, "gender"), _("M or F is needed to choose the division")
+        )
         return None, None
     try:
         division, reason = assign_division(divisions, competitor.gender, competitor.average)
     except ValueError as exc:  # an average in no division's range (e.g. 189.995)
-        reader.problems.add(reader.where(row, "average"), str(exc))
+        reader.problems.add(reader.where(row, "average"), reason_of(exc))
         return None, None
     return division.key, reason

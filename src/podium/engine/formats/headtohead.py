@@ -22,7 +22,7 @@ from decimal import Decimal
 from podium.engine.entries import Entry, Reason
 from podium.engine.errors import Problems
 from podium.engine.inputs import RawRow, Reader, require_columns
-from podium.engine.messages import Message, Value, _
+from podium.engine.messages import Line, Message, MessageError, Value, _
 from podium.engine.standings import Table, build_table
 from podium.rules.schema import HeadToHeadStage, Match, Rulebook, Stage
 
@@ -43,10 +43,12 @@ class Battle:
 def sanction_loss(battle: Battle, offender: str, questions: int) -> Battle:
     """The battle recorded as a 0:``questions`` loss for ``offender`` (п. 8), as played or not."""
     if offender not in (battle.team1, battle.team2):
-        raise ValueError(f"'{offender}' did not play battle {battle.id}")
+        raise MessageError(_("'%(team)s' did not play battle %(battle)s", team=offender,
+                             battle=battle.id))  # fmt: skip
     if battle.sanctioned not in (None, offender):
         # The rules give no score for a battle both teams forfeit; a person must decide.
-        raise ValueError(f"battle {battle.id} is already recorded as lost by {battle.sanctioned}")
+        raise MessageError(_("battle %(battle)s is already recorded as lost by %(team)s",
+                             battle=battle.id, team=battle.sanctioned))  # fmt: skip
     first = offender == battle.team1
     return dataclasses.replace(
         battle,
@@ -83,7 +85,12 @@ def read_battles(
             if offender not in (team1, team2):
                 reader.problems.add(
                     reader.where(row, "sanctioned"),
-                    f"'{offender}' did not play this battle ({team1} against {team2})",
+                    _(
+                        "'%(team)s' did not play this battle (%(team1)s against %(team2)s)",
+                        team=offender,
+                        team1=team1,
+                        team2=team2,
+                    ),
                 )
                 continue
             battle = sanction_loss(battle, offender, stage.match.questions)
@@ -94,11 +101,15 @@ def read_battles(
 def _battle_id(reader: Reader, row: RawRow, ids: dict[str, int]) -> str:
     battle_id = reader.text(row, "id")
     if not battle_id:
-        reader.problems.add(reader.where(row, "id"), "every battle needs an id")
+        reader.problems.add(reader.where(row, "id"), _("every battle needs an id"))
     elif battle_id in ids:
         reader.problems.add(
             reader.where(row, "id"),
-            f"duplicate battle id '{battle_id}' (also on row {ids[battle_id]})",
+            _(
+                "duplicate battle id '%(id)s' (also on %(row)s)",
+                id=battle_id,
+                row=Line(ids[battle_id]),
+            ),
         )
     else:
         ids[battle_id] = row.line
@@ -107,14 +118,19 @@ def _battle_id(reader: Reader, row: RawRow, ids: dict[str, int]) -> str:
 
 def _round(reader: Reader, row: RawRow, rounds: int) -> int | None:
     if not reader.text(row, "round"):
-        reader.problems.add(reader.where(row, "round"), "a value is required (the round, 1…)")
+        reader.problems.add(reader.where(row, "round"), _("a value is required (the round, 1…)"))
         return None
-    value = reader.count(row, "round", what="round")
+    value = reader.count(row, "round", what=_("round"))
     if value is None:
         return None
     if not 1 <= value <= rounds:
         reader.problems.add(
-            reader.where(row, "round"), f"round {value}, but the league has rounds 1 to {rounds}"
+            reader.where(row, "round"),
+            _(
+                "round %(round)s, but the league has rounds 1 to %(rounds)s",
+                round=value,
+                rounds=rounds,
+            ),
         )
         return None
     return value
@@ -124,9 +140,10 @@ def _teams(reader: Reader, row: RawRow) -> tuple[str, str]:
     team1, team2 = reader.text(row, "team1"), reader.text(row, "team2")
     for column, team in (("team1", team1), ("team2", team2)):
         if not team:
-            reader.problems.add(reader.where(row, column), "a value is required (a team name)")
+            reader.problems.add(reader.where(row, column), _("a value is required (a team name)"))
     if team1 and team1 == team2:
-        reader.problems.add(reader.where(row, "team2"), f"'{team1}' cannot play against itself")
+        reader.problems.add(reader.where(row, "team2"), _("'%(team)s' cannot play against itself",
+                                                          team=team1))  # fmt: skip
     return team1, team2
 
 
@@ -134,16 +151,21 @@ def _scores(reader: Reader, row: RawRow, questions: int) -> tuple[int | None, in
     scores: list[int | None] = []
     for column in ("score1", "score2"):
         if not reader.text(row, column):
-            reader.problems.add(reader.where(row, column), "a value is required (questions won)")
+            reader.problems.add(reader.where(row, column), _("a value is required (questions won)"))
             scores.append(None)
         else:
-            scores.append(reader.count(row, column, maximum=questions, what="score"))
+            scores.append(reader.count(row, column, maximum=questions, what=_("score")))
     score1, score2 = scores
     if score1 is not None and score2 is not None and score1 + score2 > questions:
         reader.problems.add(
             reader.where(row, "score2"),
-            f"{score1} + {score2} questions won, but a battle has {questions} "
-            "and each is won by one team at most",
+            _(
+                "%(score1)s + %(score2)s questions won, but a battle has %(n)s and each is won "
+                "by one team at most",
+                score1=score1,
+                score2=score2,
+                n=questions,
+            ),
         )
     return score1, score2
 
@@ -160,7 +182,13 @@ def _check_meeting(
         a, b = sorted(pair)
         reader.problems.add(
             reader.where(row, "round"),
-            f"{a} and {b} already met in round {round_} (row {meetings[key]})",
+            _(
+                "%(a)s and %(b)s already met in round %(round)s (%(row)s)",
+                a=a,
+                b=b,
+                round=round_,
+                row=Line(meetings[key]),
+            ),
         )
     else:
         meetings[key] = row.line

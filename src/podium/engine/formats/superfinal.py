@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from podium.engine.entries import Entry, Reason
 from podium.engine.errors import Problems
 from podium.engine.inputs import RawRow, Reader, require_columns
-from podium.engine.messages import Message, Span, _
+from podium.engine.messages import Line, Message, Span, Value, _
 from podium.engine.standings import Given, Row, Table, build_table
 from podium.rules.schema import Rulebook, Stage, SuperfinalStage
 
@@ -97,11 +97,15 @@ def match_teams(rows: Sequence[RawRow], problems: Problems) -> tuple[str, ...]:
     columns = {c for row in rows for c in row.cells} - set(FIXED)
     teams = tuple(sorted(columns, key=lambda t: (t.casefold(), t)))
     if len(teams) != 2:
-        shown = ", ".join(teams) or "none"
+        shown: Value = ", ".join(teams) if teams else _("none")
         problems.add(
             "columns",
-            f"a superfinal is a match between two teams, one column each; found {len(teams)} "
-            f"team columns ({shown})",
+            _(
+                "a superfinal is a match between two teams, one column each; found %(n)s team "
+                "columns (%(teams)s)",
+                n=len(teams),
+                teams=shown,
+            ),
         )
     return teams
 
@@ -127,7 +131,7 @@ def read_questions(
         if in_order and discipline == "brainball" and a == b == 1:
             reader.problems.add(
                 reader.where(row, teams[1]),
-                "both teams cannot win a Brainball question: it goes to one team at most",
+                _("both teams cannot win a Brainball question: it goes to one team at most"),
             )
         if len(problems) > before or number is None or discipline is None:
             continue
@@ -141,18 +145,18 @@ def read_questions(
 
 def _number(reader: Reader, row: RawRow) -> int | None:
     if not reader.text(row, "id"):
-        reader.problems.add(reader.where(row, "id"), "a value is required (the question number)")
+        reader.problems.add(reader.where(row, "id"), _("a value is required (the question number)"))
         return None
-    number = reader.count(row, "id", what="question number")
+    number = reader.count(row, "id", what=_("question number"))
     if number == 0:
-        reader.problems.add(reader.where(row, "id"), "questions are numbered from 1")
+        reader.problems.add(reader.where(row, "id"), _("questions are numbered from 1"))
         return None
     return number
 
 
 def _taken(reader: Reader, row: RawRow, team: str) -> int | None:
     if not reader.text(row, team):
-        reader.problems.add(reader.where(row, team), "a value is required (1 or 0)")
+        reader.problems.add(reader.where(row, team), _("a value is required (1 or 0)"))
         return None
     return reader.choice(row, team, TAKEN)
 
@@ -162,12 +166,22 @@ def _check_discipline(
 ) -> bool:
     expected = discipline_at(stage, number)
     if discipline != expected:
-        order = ", then ".join(f"{n} {d}" for d, n in stage.sequence)
+        order: Value = ""
+        for d, n in stage.sequence:
+            part = f"{n} {d}"
+            order = _("%(first)s, then %(next)s", first=order, next=part) if order else part
         pairs = ", ".join(stage.decider)
         reader.problems.add(
             reader.where(row, "discipline"),
-            f"question {number} must be {expected}, not {discipline} "
-            f"(the order is {order}, then pairs of {pairs})",
+            _(
+                "question %(n)s must be %(expected)s, not %(given)s (the order is %(order)s, "
+                "then pairs of %(pairs)s)",
+                n=number,
+                expected=expected,
+                given=discipline,
+                order=order,
+                pairs=pairs,
+            ),
         )
         return False
     return True
@@ -180,7 +194,7 @@ def _check_numbering(reader: Reader, numbers: Sequence[tuple[int, int]]) -> None
         if number in lines:
             reader.problems.add(
                 f"row {line}, column id",
-                f"duplicate question {number} (also on row {lines[number]})",
+                _("duplicate question %(n)s (also on %(row)s)", n=number, row=Line(lines[number])),
             )
         else:
             lines[number] = line
@@ -188,13 +202,12 @@ def _check_numbering(reader: Reader, numbers: Sequence[tuple[int, int]]) -> None
     for number in sorted(lines):
         if number > expected:
             missing = (
-                f"question {expected} is"
+                _("question %(first)s is missing before question %(n)s", first=expected, n=number)
                 if number - 1 == expected
-                else f"questions {expected}–{number - 1} are"
-            )
-            reader.problems.add(
-                f"row {lines[number]}, column id", f"{missing} missing before question {number}"
-            )
+                else _("questions %(first)s–%(last)s are missing before question %(n)s",
+                       first=expected, last=number - 1, n=number)
+            )  # fmt: skip
+            reader.problems.add(f"row {lines[number]}, column id", missing)
         expected = number + 1
 
 
@@ -212,7 +225,10 @@ def _check_after_decision(
         if number > course.decided_after:
             reader.problems.add(
                 f"row {line}, column id",
-                f"the superfinal was already decided after question {course.decided_after}",
+                _(
+                    "the superfinal was already decided after question %(n)s",
+                    n=course.decided_after,
+                ),
             )
 
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from podium.engine.entries import Reason
 from podium.engine.formats.common import Scored, ScoreRow, single_result_tables
 from podium.engine.inputs import Competitor, RawRow, Reader
-from podium.engine.messages import Joined, Value, _, ngettext
+from podium.engine.messages import Joined, MessageError, Value, _, ngettext
 from podium.engine.standings import Table
 from podium.engine.timing import format_clock, parse_clock
 from podium.rules.schema import Rulebook, Stage, TeamSolveStage, TimedSolveStage
@@ -30,7 +30,7 @@ from podium.rules.schema import Rulebook, Stage, TeamSolveStage, TimedSolveStage
 def count_pieces(group_sizes: Sequence[int], min_group: int) -> int:
     """Pieces that count: those in joined groups of at least ``min_group`` pieces."""
     if any(size < 1 for size in group_sizes):
-        raise ValueError("a group has at least one piece")
+        raise MessageError(_("a group has at least one piece"))
     return sum(size for size in group_sizes if size >= min_group)
 
 
@@ -47,11 +47,14 @@ def _time(row: RawRow, reader: Reader, limit_min: int, extra_ms: int = 0) -> int
     """The recorded time; over the limit only by the time compensated (``extra_ms``)."""
     millis = reader.typed(row, "time", parse_clock)
     if millis is not None and millis > limit_min * 60_000 + extra_ms:
-        extra = f" plus {format_clock(extra_ms)} compensated" if extra_ms else ""
-        reader.problems.add(
-            reader.where(row, "time"),
-            f"{format_clock(millis)} is over the {limit_min}-minute limit of this stage{extra}",
-        )
+        known: dict[str, Value] = {"time": format_clock(millis), "limit": limit_min}
+        over = (
+            _("%(time)s is over the %(limit)s-minute limit of this stage plus %(extra)s "
+              "compensated", extra=format_clock(extra_ms), **known)
+            if extra_ms
+            else _("%(time)s is over the %(limit)s-minute limit of this stage", **known)
+        )  # fmt: skip
+        reader.problems.add(reader.where(row, "time"), over)
         return None
     return millis
 
@@ -63,24 +66,25 @@ def _compensation(row: RawRow, reader: Reader, stage: TimedSolveStage) -> int | 
     if not text:
         if reason:
             reader.problems.add(
-                reader.where(row, "compensation_reason"), "a reason without a compensated time"
+                reader.where(row, "compensation_reason"), _("a reason without a compensated time")
             )
         return None
     if stage.compensation is None:
         reader.problems.add(
-            reader.where(row, "compensation"), "this stage's rulebook allows no time compensation"
+            reader.where(row, "compensation"),
+            _("this stage's rulebook allows no time compensation"),
         )
         return None
     millis = reader.typed(row, "compensation", parse_clock)
     if millis is not None and not reason:
         reader.problems.add(
-            reader.where(row, "compensation_reason"), "a compensated time needs its reason"
+            reader.where(row, "compensation_reason"), _("a compensated time needs its reason")
         )
         return None
     if millis is not None and not reader.text(row, "time"):
         reader.problems.add(
             reader.where(row, "compensation"),
-            "time is compensated only for a finished puzzle (this row has no time)",
+            _("time is compensated only for a finished puzzle (this row has no time)"),
         )
         return None
     return millis
@@ -151,30 +155,33 @@ def _solo_scorer(stage: TimedSolveStage) -> ScoreRow:
         before = len(problems)
         lost = _compensation(row, reader, stage)
         millis = _time(row, reader, stage.time_limit_min, lost or 0)
-        missing = reader.count(row, "missing", maximum=stage.pieces, what="number of pieces")
-        pieces = reader.count(row, "pieces", maximum=stage.pieces, what="number of pieces")
+        missing = reader.count(row, "missing", maximum=stage.pieces, what=_("number of pieces"))
+        pieces = reader.count(row, "pieces", maximum=stage.pieces, what=_("number of pieces"))
         finished = bool(reader.text(row, "time"))
         if lost is not None and millis is not None and lost >= millis:
             problems.add(
                 reader.where(row, "compensation"),
-                f"{format_clock(lost)} compensated is not less than the recorded "
-                f"{format_clock(millis)}",
+                _(
+                    "%(lost)s compensated is not less than the recorded %(time)s",
+                    lost=format_clock(lost),
+                    time=format_clock(millis),
+                ),
             )
         if finished and pieces is not None and pieces != stage.pieces:
             problems.add(
                 reader.where(row, "pieces"),
-                "pieces are counted only for an unfinished puzzle, but this row has a time",
+                _("pieces are counted only for an unfinished puzzle, but this row has a time"),
             )
         if not finished:
             if missing:
                 problems.add(
                     reader.where(row, "missing"),
-                    "missing pieces count only for a finished puzzle (this row has no time)",
+                    _("missing pieces count only for a finished puzzle (this row has no time)"),
                 )
             if pieces is None and not reader.text(row, "pieces"):
                 problems.add(
                     reader.where(row, "pieces"),
-                    "a row without a time needs the number of pieces placed",
+                    _("a row without a time needs the number of pieces placed"),
                 )
         if len(problems) > before:
             return None
@@ -197,29 +204,34 @@ def _team_scorer(stage: TeamSolveStage) -> ScoreRow:
     def score(row: RawRow, reader: Reader, competitor: Competitor | None) -> Scored | None:
         problems = reader.problems
         before = len(problems)
-        done = reader.count(row, "done", maximum=n, what="number of puzzles")
+        done = reader.count(row, "done", maximum=n, what=_("number of puzzles"))
         millis = _time(row, reader, stage.time_limit_min)
-        pieces = reader.count(row, "pieces", maximum=biggest, what="number of pieces")
-        missing = reader.count(row, "missing", maximum=sum(stage.puzzles), what="number of pieces")
+        pieces = reader.count(row, "pieces", maximum=biggest, what=_("number of pieces"))
+        missing = reader.count(
+            row, "missing", maximum=sum(stage.puzzles), what=_("number of pieces")
+        )
         if done is None and not reader.text(row, "done"):
-            problems.add(reader.where(row, "done"), f"how many puzzles were finished (0–{n})")
+            asked = _("how many puzzles were finished (0–%(n)s)", n=n)
+            problems.add(reader.where(row, "done"), asked)
         if done and millis is None and not reader.text(row, "time"):
-            problems.add(reader.where(row, "time"), "a finished puzzle needs the time it was done")
+            problems.add(
+                reader.where(row, "time"), _("a finished puzzle needs the time it was done")
+            )
         if done is not None and done < n and pieces is None and not reader.text(row, "pieces"):
             problems.add(
-                reader.where(row, "pieces"), "the puzzle in progress needs its counted pieces"
+                reader.where(row, "pieces"), _("the puzzle in progress needs its counted pieces")
             )
         if done == 0 and reader.text(row, "time"):
-            problems.add(reader.where(row, "time"), "no puzzle is finished, so there is no time")
+            problems.add(reader.where(row, "time"), _("no puzzle is finished, so there is no time"))
         if done is not None and done < n and missing:
             problems.add(
                 reader.where(row, "missing"),
-                f"missing pieces count only when all {n} puzzles are finished",
+                _("missing pieces count only when all %(n)s puzzles are finished", n=n),
             )
         if done == n and pieces:
             problems.add(
                 reader.where(row, "pieces"),
-                "every puzzle is finished, so there are no pieces to count",
+                _("every puzzle is finished, so there are no pieces to count"),
             )
         if len(problems) > before or done is None:
             return None

@@ -12,19 +12,24 @@ Vocabulary:
   with ``Retry-After``), ``server-error`` (500, logged).
 - refusal: a service's ``Refused`` (422); a key used again for another submission is a conflict
   (409), because the request itself is fine and only clashes with what was stored.
+- method not allowed: Ninja answers a method a path does not take with a plain-text 405 before
+  any handler runs; ``json_errors`` (a middleware on ``/api/``) gives it the error body, with
+  the ``Allow`` header kept (``method-not-allowed``).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from podium.engine.errors import InputError
+from podium.web.selectors.texts import problem_text
 from podium.web.services.base import Refused
 
 logger = logging.getLogger("podium.api")
@@ -110,8 +115,31 @@ def refused_error(refused: Refused) -> ApiError:
 
 def input_error(exc: InputError, field: str) -> ApiError:
     """The engine's problems (a roll that cannot happen…) as a refusal of ``field``."""
-    text = "; ".join(str(p) for p in exc.problems)
+    text = "; ".join(problem_text(p) for p in exc.problems)
     return ApiError(422, "refused", text, fields={field: text})
+
+
+def json_errors(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[..., Any]:
+    """Middleware: an API 405 (see the vocabulary) as an error body."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        if (
+            response.status_code == 405
+            and request.path.startswith("/api/")
+            and not response.get("Content-Type", "").startswith("application/json")
+        ):
+            allowed = response.get("Allow", "")
+            message = _("%(method)s is not allowed here; this path takes %(allowed)s.") % {
+                "method": request.method,
+                "allowed": allowed,
+            }
+            answer = JsonResponse(body("method-not-allowed", message), status=405)
+            answer["Allow"] = allowed
+            return answer
+        return response
+
+    return middleware
 
 
 def install(api: NinjaAPI) -> None:

@@ -50,6 +50,7 @@ from podium.web.api.schemas import (
 from podium.web.models import ApiToken, Entry, Event, Result, Verification
 from podium.web.selectors.results import battle_item, current_of, current_results, of_round
 from podium.web.selectors.stages import stage_entries
+from podium.web.selectors.texts import problem_text
 from podium.web.services.base import Refused
 from podium.web.services.clock import result_finish
 from podium.web.services.results import MAX_KEY, result_correct, result_progress, result_record
@@ -168,7 +169,7 @@ def _rolled(
         try:
             game = score_tokens(marks)
         except InputError as exc:
-            problem = "; ".join(str(p) for p in exc.problems)
+            problem = "; ".join(problem_text(p) for p in exc.problems)
             message = _("Game %(n)d: %(problem)s") % {"n": sent.game, "problem": problem}
             raise ApiError(422, "refused", message, fields={field: message}) from None
         totals[column] = str(game.total)

@@ -11,11 +11,15 @@ from __future__ import annotations
 from django.http import HttpRequest, JsonResponse
 from django.urls import path, re_path, reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_safe
 
 from podium.web.api import api
 from podium.web.api.errors import body
 
 
+@csrf_exempt
+@require_safe
 def index(request: HttpRequest) -> JsonResponse:
     return JsonResponse(
         {
@@ -26,6 +30,7 @@ def index(request: HttpRequest) -> JsonResponse:
     )
 
 
+@csrf_exempt  # a program posting to a wrong path gets the JSON 404, not the CSRF page
 def unknown(request: HttpRequest, rest: str = "") -> JsonResponse:
     return JsonResponse(body("not-found", _("Not found.")), status=404)
 

@@ -45,6 +45,7 @@ from podium.web.selectors.results import (
 )
 from podium.web.selectors.rulings import Notes
 from podium.web.selectors.stages import stage_entries
+from podium.web.selectors.texts import shown_value
 
 SCHEDULE_KIND = "battles"
 
@@ -329,7 +330,7 @@ def playoff_groups(
         )
         now = compute_standings(book, stage.key, rows, notes)
     except InputError as exc:
-        problems = named_problems(rows, [p.message for p in exc.problems])
+        problems = named_problems(rows, [shown_value(p.message) for p in exc.problems])
         return Playoffs([], None, problems, recorded)
     rows_now = _rows_by_id(now)
     held = _held(unsettled)

@@ -57,7 +57,7 @@ from podium.web.selectors.results import (
     unverified,
 )
 from podium.web.selectors.stages import has_calendar, rounds_of
-from podium.web.selectors.texts import reason_data, score_data
+from podium.web.selectors.texts import problem_text, reason_data, score_data
 
 PUBLIC_STATES = (Publication.State.PRELIMINARY, Publication.State.FINAL)
 
@@ -172,7 +172,7 @@ def live_tables(
     try:
         standings = compute_standings(event.rulebook, stage.key, rows, notes)
     except InputError as exc:
-        return [], [str(p) for p in exc.problems]
+        return [], [problem_text(p) for p in exc.problems]
     numbers = _numbers_by_label(event, stage)
     unchecked = _unverified_ids(event, stage, round, tours, at)
     tables = []

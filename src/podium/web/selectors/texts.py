@@ -8,11 +8,14 @@ Vocabulary:
   reason is an engine message, ``message`` (see ``podium.engine.messages``), which is shown in
   the active language; rows without one (older frozen tables) show their text as written.
 - score data: likewise ``score_message`` beside a row's ``score`` when the score has words.
+- problem: the engine's ``where`` (``row 3, column time``, ``roll 4``: English for programs)
+  and message, both shown in the active language by ``problem_text``.
 - place ordinal: ``1st`` / ``1.`` / ``1-е`` / ``1°``, or a span of them for a shared place.
 """
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -21,6 +24,7 @@ from django.utils.translation import get_language, gettext_noop, ngettext
 from django.utils.translation import gettext as _
 
 from podium.engine.entries import Reason
+from podium.engine.errors import Problem
 from podium.engine.messages import Message, Value, from_data, ordinal, render, to_data
 from podium.rules.schema import Stage
 
@@ -153,6 +157,30 @@ def shown(reason: Reason) -> str:
 def shown_value(value: Value) -> str:
     """An engine message (or a score) in the active language."""
     return render(value, ACTIVE)
+
+
+_WHERE = (
+    (re.compile(r"^row (\d+), column (.+)$"), gettext_noop("row %(n)s, column %(column)s")),
+    (re.compile(r"^row (\d+)$"), gettext_noop("row %(n)s")),
+    (re.compile(r"^column (.+)$"), gettext_noop("column %(column)s")),
+    (re.compile(r"^roll (\d+)$"), gettext_noop("roll %(n)s")),
+)
+
+
+def where_text(where: str) -> str:
+    """The engine's ``where`` of a problem in the active language (as written if unknown)."""
+    for pattern, template in _WHERE:
+        match = pattern.match(where)
+        if match:
+            names = ("column",) if "%(n)s" not in template else ("n", "column")
+            return _(template) % dict(zip(names, match.groups(), strict=False))
+    return where
+
+
+def problem_text(problem: Problem) -> str:
+    """``where: what`` of an engine problem, in the active language."""
+    what = shown_value(problem.message)
+    return f"{where_text(problem.where)}: {what}" if problem.where else what
 
 
 def score_data(score: Value) -> dict[str, Any]:

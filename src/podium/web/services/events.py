@@ -25,6 +25,7 @@ from podium.engine.validate import check_rulebook
 from podium.rules.loader import PRESETS, RulebookError, RulebookProblem, parse, preset_text
 from podium.web.models import Event, EventRole, Squad
 from podium.web.selectors.roles import is_organizer
+from podium.web.selectors.texts import shown_value
 from podium.web.services.base import Refused, audit
 
 
@@ -88,7 +89,10 @@ def event_create(
     engine_problems = check_rulebook(rulebook)
     if engine_problems:
         raise RulebookRefused(
-            [RulebookProblem(filename, None, p.where, p.message) for p in engine_problems]
+            [
+                RulebookProblem(filename, None, p.where, shown_value(p.message))
+                for p in engine_problems
+            ]
         )
     with transaction.atomic():
         event = Event.objects.create(

@@ -53,6 +53,7 @@ from podium.web.selectors.season import (
     with_playoffs,
 )
 from podium.web.selectors.stages import in_stage
+from podium.web.selectors.texts import shown_value
 from podium.web.services.base import Actor, Refused, audit
 from podium.web.services.results import MAX_KEY, check_not_final, key_of, resubmitted
 
@@ -149,7 +150,9 @@ def _validate(
     try:
         compute_standings(event.rulebook, stage.key, with_playoffs(rows, changes), notes)
     except InputError as exc:
-        texts = named_problems(with_playoffs(rows, changes), [p.message for p in exc.problems])
+        texts = named_problems(
+            with_playoffs(rows, changes), [shown_value(p.message) for p in exc.problems]
+        )
         raise Refused("; ".join(texts), field="playoff", clause=_clause(stage)) from None
 
 

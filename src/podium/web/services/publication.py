@@ -36,6 +36,7 @@ from podium.web.selectors.results import (
     unverified,
 )
 from podium.web.selectors.roles import is_organizer
+from podium.web.selectors.texts import problem_text
 from podium.web.services.base import Refused, audit
 
 NEXT = {
@@ -117,7 +118,7 @@ def _frozen(event: Event, stage: Stage, round: int, now: dt.datetime) -> dict[st
     try:
         standings = standings_as_of(event, stage.key, round, now)
     except InputError as exc:
-        raise Refused("; ".join(str(p) for p in exc.problems), field="state") from None
+        raise Refused("; ".join(problem_text(p) for p in exc.problems), field="state") from None
     frozen = {"as_of": now.isoformat(), "round": round, **serialize(standings)}
     if stage.format in ITEM_FORMATS:
         # Battles and questions name teams by label; the numbers tie them back to entries.

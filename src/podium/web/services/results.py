@@ -47,6 +47,7 @@ from podium.web.selectors.results import (
 )
 from podium.web.selectors.roles import is_head_referee, is_staff
 from podium.web.selectors.stages import has_calendar, in_stage, stage_entries
+from podium.web.selectors.texts import shown_value, where_text
 from podium.web.services.base import Refused, audit
 from podium.web.services.discipline import admission_refusal
 
@@ -140,7 +141,8 @@ def _refuse_problems(subject: str, exc: InputError, line: int) -> None:
     texts = []
     for p in mine:
         where = p.where.removeprefix(prefix).removeprefix(", ")
-        texts.append(f"{where}: {p.message}" if where else p.message)
+        what = shown_value(p.message)
+        texts.append(f"{where_text(where)}: {what}" if where else what)
     first = mine[0].where.removeprefix(prefix).removeprefix(", ")
     field = first.removeprefix("column ") if first.startswith("column ") else None
     raise Refused(

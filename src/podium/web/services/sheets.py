@@ -31,10 +31,12 @@ from django.utils.translation import gettext as _
 from podium.engine.compare import mask_differences
 from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
+from podium.engine.messages import relabel
 from podium.rules.schema import ChgkTourStage
 from podium.web.models import Entry, Event, Result, SecondEntry, Verification
 from podium.web.selectors.results import current_results, of_round, raw_row
 from podium.web.selectors.roles import is_staff
+from podium.web.selectors.texts import problem_text, shown_value
 from podium.web.services.base import Refused, audit
 from podium.web.services.checks import second_entry_record
 from podium.web.services.results import (
@@ -136,16 +138,16 @@ def _engine_problems(
     except InputError as exc:
         by_line = {line: entry for line, (entry, _mask) in enumerate(rows, start=1)}
 
-        def name(match: re.Match[str]) -> str:
-            entry = by_line.get(int(match.group(1)))
-            return label(entry) if entry else match.group(0)
+        def name(line: int) -> str | None:
+            entry = by_line.get(line)
+            return label(entry) if entry else None
 
         problems = []
         for p in exc.problems:
             where = _ROW.match(p.where)
             entry = by_line.get(int(where.group(1))) if where else None
-            text = _ROW.sub(name, p.message)
-            problems.append(_named(entry, text) if entry else (0, str(p)))
+            text = shown_value(relabel(p.message, name))
+            problems.append(_named(entry, text) if entry else (0, problem_text(p)))
         return problems
     return []
 

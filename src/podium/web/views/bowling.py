@@ -44,6 +44,7 @@ from podium.web.selectors.bowling import (
 from podium.web.selectors.draws import entry_names, lane_sheet, lanes_draw
 from podium.web.selectors.results import current_results
 from podium.web.selectors.roles import is_staff
+from podium.web.selectors.texts import problem_text
 from podium.web.services.base import Refused
 from podium.web.services.results import result_correct, result_progress, result_record
 from podium.web.views.common import event_for, refuse_on
@@ -67,7 +68,7 @@ def _columns(stage: GamesStage) -> tuple[str, ...]:
 
 
 def _problems(exc: InputError) -> str:
-    return "; ".join(f"{p.where}: {p.message}" if p.where else p.message for p in exc.problems)
+    return "; ".join(problem_text(p) for p in exc.problems)
 
 
 def _seen(request_result: int | None, entry: Entry, stage: GamesStage) -> Result | None:

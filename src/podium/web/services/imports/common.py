@@ -17,6 +17,7 @@ from podium.engine.errors import InputError
 from podium.web.imports.files import Sheet, column_letter
 from podium.web.models import AuditEntry, Event
 from podium.web.selectors.roles import is_organizer
+from podium.web.selectors.texts import problem_text, shown_value
 from podium.web.services.base import Refused
 
 T = TypeVar("T")
@@ -128,7 +129,7 @@ def engine_issues(exc: InputError) -> tuple[dict[int, list[Issue]], list[Issue]]
         where = _WHERE.match(problem.where)
         if where:
             row = int(where.group(1))
-            by_row[row].append(Issue(row, where.group(2) or "", problem.message))
+            by_row[row].append(Issue(row, where.group(2) or "", shown_value(problem.message)))
         else:
-            general.append(Issue(None, "", str(problem)))
+            general.append(Issue(None, "", problem_text(problem)))
     return by_row, general
