@@ -17,6 +17,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from podium.web.models import AuditEntry, Result, Signal
 from podium.web.selectors.clock import clock_of, round_ended_at, stage_clocks
@@ -72,6 +73,9 @@ def test_each_group_runs_on_its_own_clock_and_the_limit_ends_it(cz: Any) -> None
     late = {"event": event, "stage": QUALI, "entry": e["bohdan"], "by": ref}
     with pytest.raises(Refused, match=r"#2: the round ended at 1:30:00"):
         result_finish(**late, idempotency_key="b1", now=at(10, 35))
+    with translation.override("ru"), pytest.raises(Refused) as russian:
+        result_finish(**late, idempotency_key="b1", now=at(10, 35))
+    assert russian.value.message == "№ 2: раунд закончился в 1:30:00: финиш после конца — не финиш"
     assert result_finish(**late, idempotency_key="b2", now=at(10, 34, 59)).cells["time"] == (
         "1:29:59"
     )

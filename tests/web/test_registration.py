@@ -7,8 +7,10 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from podium.web.models import AuditEntry, Entry, EventRole, Payment, Person, Squad
+from podium.web.selectors.texts import division_reason
 from podium.web.services.base import Refused
 from podium.web.services.registration import (
     PersonData,
@@ -412,6 +414,22 @@ def test_cba_division_with_its_reason(
     assert entry.division == division
     assert why in entry.division_reason
     assert "§ 3.4" in entry.division_reason
+
+
+def test_the_division_reason_reads_in_the_readers_language(cba: Any, make_user: Any) -> None:
+    player = PersonData("Jan", "Kuželka", dt.date(1980, 1, 1), "CZ", "M", Decimal("190"))
+    entry = register(
+        cba, make_user("p"), [player], "players", squad=Squad.objects.get(name="A"),
+        now=dt.datetime(2012, 3, 1, tzinfo=UTC),
+    )  # fmt: skip
+    with translation.override("cs"):
+        czech = division_reason(entry)
+    assert czech.startswith("Kategorie Master — muži: průměr na žebříčku k 2011-07-01 je 190")
+    # The clause stays in the rulebook's language, on a line of its own.
+    assert czech.split("\n")[1:] == entry.division_reason.split("\n")[1:]
+    assert "§ 3.4" in czech.split("\n")[1]
+    with translation.override("en"):
+        assert division_reason(entry) == entry.division_reason  # English as it was written
 
 
 def test_cba_needs_gender_and_squad_and_a_full_squad_refuses(cba: Any, make_user: Any) -> None:

@@ -17,6 +17,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from podium.web.models import Result, TableStep
 from podium.web.selectors.results import current_results, standings_as_of
@@ -77,6 +78,11 @@ def test_a_switch_needs_the_first_taken_apart_then_pieces_at_the_limit(teams: An
     step(kosi, "start", at(9, 0), puzzle=1)
     with pytest.raises(Refused, match="must be taken apart completely and put back in its box"):
         step(kosi, "switch", at(9, 20), puzzle=0)
+    with translation.override("it"), pytest.raises(Refused) as italian:
+        step(kosi, "switch", at(9, 20), puzzle=0)
+    assert italian.value.message.startswith(
+        "N. 2: prima del cambio, puzzle 2 (500 pezzi) va smontato"
+    )
     step(kosi, "switch", at(9, 21), puzzle=0, taken_apart=True)
     step(kosi, "finish", at(9, 50))
     step(kosi, "start", at(9, 51), puzzle=1)

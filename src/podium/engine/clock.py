@@ -19,12 +19,13 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Literal
 
+from podium.engine.messages import MessageError, _
 from podium.engine.timing import format_clock
 
 State = Literal["waiting", "running", "ended"]
 
 
-class ClockError(ValueError):
+class ClockError(MessageError):
     """A time that the round's clock does not allow, with a sentence saying why."""
 
 
@@ -92,12 +93,12 @@ class RoundClock:
         """The time a finish signalled at ``now`` records; refused outside the running round."""
         state = self.state(now)
         if state == "waiting":
-            raise ClockError("the round has not started yet: there is no time to record")
+            raise ClockError(_("the round has not started yet: there is no time to record"))
         if state == "ended":
             assert self.ends_at is not None
+            ended = format_clock(self.elapsed(self.ends_at))
             raise ClockError(
-                f"the round ended at {format_clock(self.elapsed(self.ends_at))}: a finish after "
-                "the end is not a finish"
+                _("the round ended at %(time)s: a finish after the end is not a finish", time=ended)
             )
         return self.elapsed(now)
 
@@ -108,6 +109,9 @@ class RoundClock:
         shown = self.elapsed(now)
         if millis > shown:
             raise ClockError(
-                f"{format_clock(millis)} is later than the round's clock, which shows "
-                f"{format_clock(shown)}"
+                _(
+                    "%(time)s is later than the round's clock, which shows %(clock)s",
+                    time=format_clock(millis),
+                    clock=format_clock(shown),
+                )
             )

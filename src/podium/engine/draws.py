@@ -36,6 +36,8 @@ from decimal import Decimal
 from itertools import pairwise, permutations
 from typing import Literal
 
+from podium.engine.messages import MessageError, _
+
 DRAW_VERSION = "podium-draws/1"
 ALGORITHM = (
     f"{DRAW_VERSION}; python-{sys.version_info.major}.{sys.version_info.minor} "
@@ -47,14 +49,14 @@ Side = Literal["left", "right"]
 FRAMES = 10
 
 
-class DrawError(ValueError):
+class DrawError(MessageError):
     """The draw cannot be made as asked (duplicate ids, too many players for the lanes…)."""
 
 
 def rng(seed: str) -> random.Random:
     """The only source of randomness: a Mersenne Twister seeded from the seed string."""
     if not isinstance(seed, str) or not seed:
-        raise DrawError("a draw needs a non-empty seed string")
+        raise DrawError(_("a draw needs a non-empty seed string"))
     return random.Random(seed)
 
 
@@ -62,7 +64,7 @@ def _sorted_unique(ids: Iterable[int]) -> list[int]:
     ordered = sorted(ids)
     for before, after in pairwise(ordered):
         if before == after:
-            raise DrawError(f"entrant {before} is listed twice")
+            raise DrawError(_("entrant %(entrant)s is listed twice", entrant=before))
     return ordered
 
 
@@ -107,9 +109,9 @@ def split_groups(
     equals), which keeps the group sizes within one of each other.
     """
     if not groups:
-        raise DrawError("a group draw needs at least one group")
+        raise DrawError(_("a group draw needs at least one group"))
     if len(set(groups)) != len(groups):
-        raise DrawError("group names repeat")
+        raise DrawError(_("group names repeat"))
     listed = list(entrants)
     ids = _sorted_unique(e.id for e in listed)
     people = {e.id: e for e in listed}
@@ -215,10 +217,10 @@ class LaneDraw:
 
 def _check_pairs(pairs: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     if not pairs:
-        raise DrawError("a lane draw needs at least one lane pair")
+        raise DrawError(_("a lane draw needs at least one lane pair"))
     lanes = [lane for pair in pairs for lane in pair]
     if len(set(lanes)) != len(lanes):
-        raise DrawError("a lane appears in more than one pair")
+        raise DrawError(_("a lane appears in more than one pair"))
     return tuple((int(left), int(right)) for left, right in pairs)
 
 
@@ -238,14 +240,19 @@ def lane_pairs(
     """
     pairs = _check_pairs(lane_pairs)
     if per_pair < 1:
-        raise DrawError("a lane pair takes at least one player")
+        raise DrawError(_("a lane pair takes at least one player"))
     order = _sorted_unique(squad_entrants)
     if len(order) > len(pairs) * per_pair:
         raise DrawError(
-            f"{len(order)} players do not fit on {len(pairs)} lane pairs of {per_pair} players"
+            _(
+                "%(players)s players do not fit on %(pairs)s lane pairs of %(per)s players",
+                players=len(order),
+                pairs=len(pairs),
+                per=per_pair,
+            )
         )
     rng(seed).shuffle(order)
-    dealt: list[list[int]] = [[] for _ in pairs]
+    dealt: list[list[int]] = [[] for _pair in pairs]
     for n, entrant in enumerate(order):
         dealt[n % len(pairs)].append(entrant)
     seats: list[LaneSeat] = []
@@ -296,7 +303,7 @@ def lane_for_frame(lanes: tuple[int, int], side: Side, frame: int) -> int:
     next game, whose frame 1 is again on the starting lane.
     """
     if not 1 <= frame <= FRAMES:
-        raise DrawError(f"a game has frames 1 to {FRAMES}, not {frame}")
+        raise DrawError(_("a game has frames 1 to %(n)s, not %(frame)s", n=FRAMES, frame=frame))
     start, other = lanes if side == "left" else (lanes[1], lanes[0])
     return start if frame % 2 == 1 else other
 
@@ -318,18 +325,22 @@ def american_schedule(
     referee moves the squad to other pairs).
     """
     if not blocks or any(games < 1 for games in blocks):
-        raise DrawError("every block has at least one game")
+        raise DrawError(_("every block has at least one game"))
     pairs = _check_pairs(lane_pairs) if lane_pairs is not None else draw.lane_pairs
     if len(pairs) != len(draw.lane_pairs):
         raise DrawError(
-            f"the draw used {len(draw.lane_pairs)} lane pairs, the schedule has {len(pairs)}"
+            _(
+                "the draw used %(drawn)s lane pairs, the schedule has %(pairs)s",
+                drawn=len(draw.lane_pairs),
+                pairs=len(pairs),
+            )
         )
     n = len(pairs)
     result: list[Block] = []
     first_game = 1
     for b, games in enumerate(blocks):
-        left: list[list[int]] = [[] for _ in pairs]
-        right: list[list[int]] = [[] for _ in pairs]
+        left: list[list[int]] = [[] for _pair in pairs]
+        right: list[list[int]] = [[] for _pair in pairs]
         for seat in draw.seats:  # by pair, side, order: keeps the bowling order stable
             if seat.side == "left":
                 left[(seat.pair + b) % n].append(seat.entrant)
@@ -342,8 +353,15 @@ def american_schedule(
         for pair in in_block:
             if pair.players > draw.per_pair:
                 raise DrawError(
-                    f"block {b + 1}: lanes {pair.lanes[0]}–{pair.lanes[1]} would take "
-                    f"{pair.players} players, more than {draw.per_pair}"
+                    _(
+                        "block %(block)s: lanes %(first)s–%(last)s would take %(players)s "
+                        "players, more than %(per)s",
+                        block=b + 1,
+                        first=pair.lanes[0],
+                        last=pair.lanes[1],
+                        players=pair.players,
+                        per=draw.per_pair,
+                    )
                 )
         result.append(
             Block(
@@ -378,9 +396,9 @@ def tour_hosts(teams: Iterable[int], tours: Sequence[str], seed: str) -> HostDra
     """
     order = _sorted_unique(teams)
     if not order:
-        raise DrawError("a host draw needs at least one team")
+        raise DrawError(_("a host draw needs at least one team"))
     if len(set(tours)) != len(tours):
-        raise DrawError("tour names repeat")
+        raise DrawError(_("tour names repeat"))
     rng(seed).shuffle(order)
     return HostDraw(
         seed=seed,
@@ -459,9 +477,9 @@ def battle_schedule(
     """
     order: list[int | None] = list(_sorted_unique(teams))
     if len(order) < 2:
-        raise DrawError("a league needs at least two teams")
+        raise DrawError(_("a league needs at least two teams"))
     if rounds < 1 or stages < 1:
-        raise DrawError("a league has at least one round and one stage")
+        raise DrawError(_("a league has at least one round and one stage"))
     rng(seed).shuffle(order)
     if len(order) % 2:
         order.append(None)

@@ -20,12 +20,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from podium.engine.messages import Message, MessageError, _
 from podium.engine.timing import format_clock
 
 Kind = Literal["start", "finish", "switch"]
 
 
-class FlowError(ValueError):
+class FlowError(MessageError):
     """A step the table does not allow now, with a sentence saying why."""
 
 
@@ -51,8 +52,8 @@ class TeamTable:
     finished: tuple[Finished, ...] = ()
     on_table: int | None = None
 
-    def name(self, puzzle: int) -> str:
-        return f"puzzle {puzzle + 1} ({self.puzzles[puzzle]} pieces)"
+    def name(self, puzzle: int) -> Message:
+        return _("puzzle %(n)s (%(pieces)s pieces)", n=puzzle + 1, pieces=self.puzzles[puzzle])
 
     @property
     def done(self) -> int:
@@ -70,44 +71,57 @@ class TeamTable:
 
     def _check_puzzle(self, puzzle: int | None) -> int:
         if puzzle is None or not 0 <= puzzle < len(self.puzzles):
-            raise FlowError(f"this stage has puzzles 1 to {len(self.puzzles)}")
+            raise FlowError(_("this stage has puzzles 1 to %(n)s", n=len(self.puzzles)))
         if any(f.puzzle == puzzle for f in self.finished):
-            raise FlowError(f"{self.name(puzzle)} is already finished")
+            raise FlowError(_("%(puzzle)s is already finished", puzzle=self.name(puzzle)))
         return puzzle
 
     def apply(self, step: Step) -> TeamTable:
         if step.kind == "start":
             if self.on_table is not None:
                 raise FlowError(
-                    f"{self.name(self.on_table)} is on the table: only one puzzle may be in "
-                    "progress; finish it or switch"
+                    _(
+                        "%(puzzle)s is on the table: only one puzzle may be in progress; finish "
+                        "it or switch",
+                        puzzle=self.name(self.on_table),
+                    )
                 )
             return replace(self, on_table=self._check_puzzle(step.puzzle))
         if step.kind == "switch":
             if self.on_table is None:
-                raise FlowError("no puzzle is on the table to switch from; start one")
+                raise FlowError(_("no puzzle is on the table to switch from; start one"))
             puzzle = self._check_puzzle(step.puzzle)
             if puzzle == self.on_table:
-                raise FlowError(f"{self.name(puzzle)} is already on the table")
+                raise FlowError(_("%(puzzle)s is already on the table", puzzle=self.name(puzzle)))
             if not step.taken_apart:
                 raise FlowError(
-                    f"before the switch, {self.name(self.on_table)} must be taken apart "
-                    "completely and put back in its box"
+                    _(
+                        "before the switch, %(puzzle)s must be taken apart completely and put "
+                        "back in its box",
+                        puzzle=self.name(self.on_table),
+                    )
                 )
             return replace(self, on_table=puzzle)
         if self.on_table is None:
-            raise FlowError("no puzzle is on the table to finish")
+            raise FlowError(_("no puzzle is on the table to finish"))
         if step.at_ms is None or step.at_ms < 0:
-            raise FlowError("a finish needs the time since the start")
+            raise FlowError(_("a finish needs the time since the start"))
         if self.finished and step.at_ms < self.finished[-1].at_ms:
             last = self.finished[-1]
             raise FlowError(
-                f"{format_clock(step.at_ms)} is before {self.name(last.puzzle)} was finished "
-                f"({format_clock(last.at_ms)})"
+                _(
+                    "%(time)s is before %(puzzle)s was finished (%(finished)s)",
+                    time=format_clock(step.at_ms),
+                    puzzle=self.name(last.puzzle),
+                    finished=format_clock(last.at_ms),
+                )
             )
         size = self.puzzles[self.on_table]
         if not 0 <= step.missing <= size:
-            raise FlowError(f"missing pieces are 0 to {size} on {self.name(self.on_table)}")
+            raise FlowError(
+                _("missing pieces are 0 to %(size)s on %(puzzle)s", size=size,
+                  puzzle=self.name(self.on_table))
+            )  # fmt: skip
         done = Finished(self.on_table, step.at_ms, step.missing)
         return replace(self, finished=(*self.finished, done), on_table=None)
 
@@ -115,10 +129,13 @@ class TeamTable:
         """The team's result so far; ``pieces`` counted on the puzzle in progress, if any."""
         if pieces is not None:
             if self.on_table is None:
-                raise FlowError("no puzzle is in progress: there are no pieces to count")
+                raise FlowError(_("no puzzle is in progress: there are no pieces to count"))
             size = self.puzzles[self.on_table]
             if not 0 <= pieces <= size:
-                raise FlowError(f"{pieces} pieces: {self.name(self.on_table)} has {size}")
+                raise FlowError(
+                    _("%(pieces)s pieces: %(puzzle)s has %(size)s", pieces=pieces,
+                      puzzle=self.name(self.on_table), size=size)
+                )  # fmt: skip
         last = self.finished[-1].at_ms if self.finished else None
         missing = sum(f.missing for f in self.finished)
         return {

@@ -35,6 +35,7 @@ from podium.engine.formats.games import assign_division
 from podium.rules.loader import preset_text
 from podium.web import demo_results
 from podium.web.models import Entry, EntryMember, Event, EventRole, Person, Squad
+from podium.web.selectors.texts import reason_data
 
 PASSWORD = "podium-demo"
 ACCOUNTS = (
@@ -713,6 +714,7 @@ def load_cba_qualifier(accounts: dict[str, Any], summary: Summary) -> Event:
                 squad=squad,
                 division=division.key,
                 division_reason=reason.text + (f"\n{reason.clause}" if reason.clause else ""),
+                division_message=reason_data(reason),
             )
     event.status = Event.Status.CLOSED
     event.save(update_fields=["status"])

@@ -6,6 +6,9 @@ Vocabulary:
 - active: pending or confirmed; these count against the category's cap.
 - squad: a bowling round with its own start and capacity.
 - member: a person in an entry; a ChGK roster only grows (players are never removed).
+- division reason: why the entry is in its division, with the clause, as written when it was
+  assigned (``division_reason``, English) and as the engine's reason data
+  (``division_message``, see ``podium.web.selectors.texts``) to show it in any language.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ class Entry(models.Model):
     group = models.CharField(max_length=20, blank=True)
     division = models.CharField(max_length=60, blank=True)
     division_reason = models.TextField(blank=True)
+    division_message = models.JSONField(null=True, blank=True)
     squad = models.ForeignKey(Squad, null=True, blank=True, on_delete=models.PROTECT)
     scored = models.BooleanField(default=True)
     accompanying_adult = models.CharField(max_length=200, blank=True)

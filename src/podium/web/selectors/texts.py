@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from podium.engine.entries import Reason
 from podium.engine.errors import Problem
-from podium.engine.messages import Message, Value, from_data, ordinal, render, to_data
+from podium.engine.messages import Message, Value, from_data, ordinal, reason_of, render, to_data
 from podium.rules.schema import Stage
 
 # The English texts of the four preset rulebooks (titles, labels, short phrases), so that their
@@ -177,6 +177,11 @@ def where_text(where: str) -> str:
     return where
 
 
+def error_text(error: ValueError) -> str:
+    """What an engine ``ValueError`` (a clock's, a draw's…) says, in the active language."""
+    return shown_value(reason_of(error))
+
+
 def problem_text(problem: Problem) -> str:
     """``where: what`` of an engine problem, in the active language."""
     what = shown_value(problem.message)
@@ -205,6 +210,16 @@ def reason_text(data: dict[str, Any]) -> str:
     """A page row's reason (see the vocabulary) in the active language."""
     message = data.get("message")
     return render(from_data(message), ACTIVE) if message is not None else str(data["text"])
+
+
+def division_reason(entry: Any) -> str:
+    """Why an entry is in its division, with the clause on a line of its own, in the active
+    language (as written for an entry registered before the message was kept)."""
+    data = entry.division_message
+    if not data:
+        return str(entry.division_reason)
+    text = reason_text(data)
+    return f"{text}\n{data['clause']}" if data.get("clause") else text
 
 
 def table_title(table: Any, stage: Stage) -> str:

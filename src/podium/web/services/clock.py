@@ -26,6 +26,7 @@ from podium.engine.timing import format_clock, parse_clock
 from podium.web.models import Entry, Event, Result, Signal
 from podium.web.selectors.clock import clock_groups, clock_of, group_of, limit_ms
 from podium.web.selectors.roles import is_head_referee
+from podium.web.selectors.texts import error_text
 from podium.web.services.base import Refused, audit
 from podium.web.services.results import check_not_final, check_round, recorded_stage, result_record
 
@@ -144,7 +145,7 @@ def finish_time(
         return clock.finish(now)
     except ClockError as exc:
         raise Refused(
-            _("#%(number)d: %(problem)s") % {"number": entry.number, "problem": str(exc)}
+            _("#%(number)d: %(problem)s") % {"number": entry.number, "problem": error_text(exc)}
         ) from None
 
 

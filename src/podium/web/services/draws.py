@@ -28,6 +28,7 @@ from podium.engine.classification import is_domestic
 from podium.rules.schema import ChgkTourStage, GamesStage, Stage
 from podium.web.models import Draw, Entry, Event, Squad
 from podium.web.selectors.roles import is_organizer
+from podium.web.selectors.texts import error_text
 from podium.web.services.base import Actor, Refused, audit
 
 KINDS = ("groups", "tables", "lanes", "tour-hosts")
@@ -241,7 +242,7 @@ def draw_make(
     try:
         result = _jsonable(compute(kind, seed, inputs))
     except engine.DrawError as error:
-        raise Refused(str(error)) from error
+        raise Refused(error_text(error)) from error
     draw = Draw.objects.create(
         event=event,
         kind=kind,

@@ -21,6 +21,7 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.core.mail import send_mail
 from django.db import transaction
@@ -44,7 +45,7 @@ from podium.web.models.money import APPEAL_FEE_PREFIX
 from podium.web.selectors.entries import category_cap, category_of
 from podium.web.selectors.entries import waiting_list as waiting_list
 from podium.web.selectors.roles import is_organizer, is_staff
-from podium.web.selectors.texts import shown
+from podium.web.selectors.texts import reason_data, shown
 from podium.web.services.base import Actor, Refused, audit
 from podium.web.services.discipline import ban_refusal
 
@@ -339,6 +340,7 @@ def entry_register(
 
         # ČBA: the division from gender and ladder average, with its reason.
         division = division_reason = ""
+        division_message: dict[str, Any] | None = None
         if rulebook.divisions is not None and kind.kind == "individual":
             data = members[0]
             if data.gender not in ("M", "F"):
@@ -350,6 +352,7 @@ def entry_register(
             chosen, reason = assign_division(rulebook.divisions, data.gender, data.ladder_average)
             division = chosen.key
             division_reason = reason.text + (f"\n{reason.clause}" if reason.clause else "")
+            division_message = reason_data(reason)
 
         # Squads with their own capacity.
         squads = Squad.objects.filter(event=event)
@@ -415,6 +418,7 @@ def entry_register(
             waiting_position=position,
             division=division,
             division_reason=division_reason,
+            division_message=division_message,
             squad=squad,
             scored=scored,
             accompanying_adult=accompanying_adult.strip() if needs_adult else "",

@@ -47,7 +47,7 @@ from podium.web.selectors.results import (
 )
 from podium.web.selectors.roles import is_head_referee, is_staff
 from podium.web.selectors.stages import has_calendar, in_stage, stage_entries
-from podium.web.selectors.texts import shown_value, where_text
+from podium.web.selectors.texts import error_text, shown_value, where_text
 from podium.web.services.base import Refused, audit
 from podium.web.services.discipline import admission_refusal
 
@@ -190,7 +190,8 @@ def _validate(
             clock.extended(extra).check_recorded(parse_clock(cells["time"]), now)
         except ClockError as exc:
             raise Refused(
-                _("#%(number)d: %(problem)s") % {"number": entry.number, "problem": str(exc)},
+                _("#%(number)d: %(problem)s")
+                % {"number": entry.number, "problem": error_text(exc)},
                 field="time",
             ) from None
 

@@ -28,6 +28,7 @@ from podium.rules.schema import HeadToHeadStage
 from podium.web.models import Draw, Event, Result
 from podium.web.selectors.roles import is_organizer
 from podium.web.selectors.stages import stage_entries
+from podium.web.selectors.texts import error_text
 from podium.web.services.base import Actor, Refused, audit
 from podium.web.services.draws import SEED_MAX, compute, new_seed
 
@@ -90,7 +91,7 @@ def schedule_make(
         try:
             result = schedule_compute(seed, inputs)
         except engine.DrawError as error:
-            raise Refused(str(error)) from error
+            raise Refused(error_text(error)) from error
         draw = Draw.objects.create(
             event=event,
             kind=KIND,

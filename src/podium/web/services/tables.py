@@ -31,6 +31,7 @@ from podium.web.selectors.results import current_results
 from podium.web.selectors.roles import is_staff
 from podium.web.selectors.stages import in_stage
 from podium.web.selectors.tables import table_of
+from podium.web.selectors.texts import error_text
 from podium.web.services.base import Refused, audit
 from podium.web.services.clock import finish_time
 from podium.web.services.results import (
@@ -134,7 +135,7 @@ def table_step(
             after = table.apply(step)
         except FlowError as exc:
             raise Refused(
-                _("#%(number)d: %(problem)s") % {"number": entry.number, "problem": str(exc)}
+                _("#%(number)d: %(problem)s") % {"number": entry.number, "problem": error_text(exc)}
             ) from None
         saved = TableStep.objects.create(
             event=event, stage=stage, round=round, entry=entry, kind=kind, puzzle=puzzle,
@@ -187,7 +188,8 @@ def table_pieces(
             cells = table.cells(pieces)
         except FlowError as exc:
             raise Refused(
-                _("#%(number)d: %(problem)s") % {"number": entry.number, "problem": str(exc)},
+                _("#%(number)d: %(problem)s")
+                % {"number": entry.number, "problem": error_text(exc)},
                 field="pieces",
             ) from None
         detail = _detail(table)

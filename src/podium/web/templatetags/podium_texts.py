@@ -31,6 +31,11 @@ def table_title(table: Any, stage: Stage) -> str:
 
 
 @register.filter
+def division_reason(entry: Any) -> str:
+    return texts.division_reason(entry)
+
+
+@register.filter
 def score_text(row: dict[str, Any]) -> str:
     return texts.score_text(row)
 
