@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from typing import ClassVar
 
 import pytest
@@ -28,6 +29,9 @@ class Pirate:
 
     def span(self, first: int, last: int) -> str:
         return f"#{first}" if first == last else f"#{first} to #{last}"
+
+    def number(self, value: Decimal) -> str:
+        return format(value, "f").replace(".", "·")
 
 
 SHARES = _(
@@ -72,6 +76,15 @@ def test_json_round_trip_keeps_the_message_whole() -> None:
     assert isinstance(back, Message)
     assert back.render(Pirate()) == "Anna: 7 doubloons aplenty"
     assert from_data(to_data(SHARES)) == SHARES
+
+
+def test_decimals_keep_their_places_and_take_the_languages_decimal_sign() -> None:
+    points = _("%(points)s pts", points=Decimal("10.330"))
+    assert str(points) == "10.330 pts"
+    assert points.render(Pirate()) == "10·330 pts"
+    assert str(_("%(n)s", n=Decimal("12.5000").normalize())) == "12.5"
+    assert str(_("%(n)s", n=Decimal("10").normalize())) == "10"  # 1E+1 written out
+    assert from_data(json.loads(json.dumps(to_data(points)))) == points
 
 
 def test_unknown_data_is_refused() -> None:

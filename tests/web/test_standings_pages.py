@@ -35,6 +35,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from podium.web.models import Entry, EntryMember, EventRole, Person, Result, Round
 from podium.web.selectors.standings import version_tag
@@ -382,6 +383,11 @@ def test_a_draft_tour_stays_hidden_from_the_public(chgk: Any) -> None:
         ("1.", "Alfa"), ("2.", "Beta"), ("3.", "Gamma"), ("4.", "Delta"), ("5.", "Epsilon"),
     ]  # fmt: skip
     assert season_rows(season)[0][2].startswith("12.000")
+    russian = public.get(f"/ru{stage_url(event, SEASON)}").content.decode()
+    assert season_rows(russian)[0][2] == "12,000 очк. (14 вопр.)"
+    alfa = text(row_html(russian, "all", 1))
+    assert "Очки по турам: тур 1: 12,000 (место 1, 14 вопр.)" in alfa
+    translation.activate("en")
     assert "play-off" not in text(season)
     assert "only staff sees them" not in season
     staff_season = referee.get(stage_url(event, SEASON)).content.decode()

@@ -4,8 +4,10 @@ Vocabulary:
 - message: an English template with named fields (``%(name)s``) and the values of its fields.
   ``str(message)`` is the English sentence (what the CLI prints); the engine never translates.
   Templates are marked with ``_`` and ``ngettext`` so that the catalogue finds them.
-- value: a text or number shown as it is (a name, a time, an amount), a message of its own (a
-  criterion's label, a fragment of a sentence), a span of places, or a list of values joined.
+- value: a text or whole number shown as it is (a name, a time, an amount), a decimal (points,
+  a mean place, an average: written with the language's decimal sign, to the places it has), a
+  message of its own (a criterion's label, a fragment of a sentence), a span of places, or a
+  list of values joined.
 - term: a message without fields, such as a criterion's label; a rulebook's own phrase (a
   quota's label) is a term too, so that a preset's phrases read in the visitor's language.
 - plural: a message with a second template for counts other than one; the language chooses.
@@ -22,9 +24,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, Protocol, Union
 
-Value = Union[str, int, "Message", "Span", "Joined", "Line"]
+Value = Union[str, int, Decimal, "Message", "Span", "Joined", "Line"]
 
 
 class Language(Protocol):
@@ -33,6 +36,8 @@ class Language(Protocol):
     def ngettext(self, singular: str, plural: str, n: int) -> str: ...
 
     def span(self, first: int, last: int) -> str: ...
+
+    def number(self, value: Decimal) -> str: ...
 
 
 def ordinal(n: int) -> str:
@@ -51,6 +56,9 @@ class English:
 
     def span(self, first: int, last: int) -> str:
         return ordinal(first) if first == last else f"{ordinal(first)}–{ordinal(last)}"
+
+    def number(self, value: Decimal) -> str:
+        return format(value, "f")
 
 
 ENGLISH = English()
@@ -133,6 +141,8 @@ def render(value: Value, language: Language = ENGLISH) -> str:
         return value.separator.join(render(v, language) for v in value.items)
     if isinstance(value, Line):
         return language.gettext(ROW.template) % {"n": value.number}
+    if isinstance(value, Decimal):
+        return language.number(value)
     return str(value)
 
 
@@ -164,6 +174,8 @@ def to_data(value: Value) -> Any:
         return {"join": [to_data(v) for v in value.items], "by": value.separator}
     if isinstance(value, Line):
         return {"line": value.number}
+    if isinstance(value, Decimal):
+        return {"dec": format(value, "f")}
     return value
 
 
@@ -174,6 +186,8 @@ def from_data(data: Any) -> Value:
             return Span(*data["span"])
         if "line" in data:
             return Line(data["line"])
+        if "dec" in data:
+            return Decimal(data["dec"])
         if "join" in data:
             return Joined(tuple(from_data(v) for v in data["join"]), data["by"])
         args = {k: from_data(v) for k, v in data.get("a", {}).items()}

@@ -252,7 +252,7 @@ class _TableExplanation:
 
 def _points_reason(place: int, place_to: int, points: Decimal, rule: Points) -> Reason:
     if place == place_to:
-        text = _("%(points)s points for official place %(place)s", points=str(points), place=place)
+        text = _("%(points)s points for official place %(place)s", points=points, place=place)
         return Reason(rule.clause, text)
     table = rule.per_place
     parts = " + ".join(
@@ -264,6 +264,6 @@ def _points_reason(place: int, place_to: int, points: Decimal, rule: Points) -> 
         last=place_to,
         parts=parts,
         n=place_to - place + 1,
-        points=str(points),
+        points=points,
     )
     return Reason(rule.clause, text)

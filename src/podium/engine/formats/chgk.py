@@ -527,7 +527,7 @@ class _Shown:
 
     standing: TourStanding
     points_text: Message  # its part of "Points per tour"
-    place_text: str  # its term in "Sum of tour places"
+    place_text: Decimal  # its term in "Sum of tour places"
     absent_note: Reason | None
 
 
@@ -579,7 +579,7 @@ def _standing(tour: str, first: int, last: int, questions: int, points: Decimal)
 
 def _shown(standing: TourStanding, stage: ChgkSeasonStage) -> _Shown:
     note = _absent_note(standing, stage) if standing.absent else None
-    return _Shown(standing, _tour_points(standing), _number(standing.place), note)
+    return _Shown(standing, _tour_points(standing), standing.place.normalize(), note)
 
 
 def _season_entries(
@@ -620,8 +620,8 @@ def _season_entry(
     played_text = _("Tours played: %(tours)s (%(played)s of %(season)s)",
                     tours=", ".join(played), played=len(played), season=len(standings))  # fmt: skip
     per_tour = Joined(tuple(t.points_text for t in tours), "; ")
-    sum_text = _("Sum of tour places: %(terms)s = %(sum)s",
-                 terms=" + ".join(t.place_text for t in tours), sum=_number(place_sum))  # fmt: skip
+    terms = Joined(tuple(t.place_text for t in tours), " + ")
+    sum_text = _("Sum of tour places: %(terms)s = %(sum)s", terms=terms, sum=place_sum.normalize())
     notes = [
         Reason(stage.clause, played_text),
         Reason(
@@ -639,7 +639,7 @@ def _season_entry(
         id=team,
         name=names[-1],
         metrics={"points": points, "season_questions": questions, "place_sum": place_sum},
-        score=_("%(points)s pts (%(questions)s q)", points=str(points), questions=questions),
+        score=_("%(points)s pts (%(questions)s q)", points=points, questions=questions),
         notes=tuple(notes),
     )
 
@@ -648,11 +648,11 @@ def _tour_points(s: TourStanding) -> Message:
     if s.absent:
         return _("tour %(tour)s: absent (place %(places)s), 0 points", tour=s.tour,
                  places=s.places)  # fmt: skip
-    known: dict[str, Value] = {"tour": s.tour, "points": str(s.points), "places": s.places,
+    known: dict[str, Value] = {"tour": s.tour, "points": s.points, "places": s.places,
                                "questions": s.questions}  # fmt: skip
     if "–" in s.places:
         return _("tour %(tour)s: %(points)s (places %(places)s → %(mean)s, %(questions)s q)",
-                 mean=_number(s.place), **known)  # fmt: skip
+                 mean=s.place.normalize(), **known)  # fmt: skip
     return _("tour %(tour)s: %(points)s (place %(places)s, %(questions)s q)", **known)
 
 
@@ -664,10 +664,6 @@ def _absent_note(s: TourStanding, stage: ChgkSeasonStage) -> Reason:
         places=s.places,
     )
     return Reason(stage.absent_clause, text)
-
-
-def _number(value: Decimal) -> str:
-    return f"{value.normalize():f}"
 
 
 # --- The format -----------------------------------------------------------------------------

@@ -64,7 +64,7 @@ def assign_division(
     for division in candidates:
         low, high = division.average_min, division.average_max
         if (low is None or average >= low) and (high is None or average <= high):
-            known = {"division": term(division.title), "average": str(average),
+            known = {"division": term(division.title), "average": average,
                      "bounds": _bounds(division)}  # fmt: skip
             text = (
                 _("Division %(division)s: ladder average %(average)s as of %(day)s (%(bounds)s)",
@@ -73,17 +73,18 @@ def assign_division(
                 else _("Division %(division)s: ladder average %(average)s (%(bounds)s)", **known)
             )  # fmt: skip
             return division, Reason(division.clause, text)
+    shown: Value = average if average is not None else "—"
     raise MessageError(_("no division takes gender %(gender)s with average %(average)s",
-                         gender=str(gender), average=str(average)))  # fmt: skip
+                         gender=str(gender), average=shown))  # fmt: skip
 
 
 def _bounds(division: Division) -> Value:
     low, high = division.average_min, division.average_max
     if low is not None and high is not None:
-        return f"{low}–{high}"
+        return _("%(low)s–%(high)s", low=low, high=high)
     if low is not None:
-        return _("%(low)s or more", low=str(low))
-    return _("up to %(high)s", high=str(high))
+        return _("%(low)s or more", low=low)
+    return _("up to %(high)s", high=high if high is not None else "—")
 
 
 def tables(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> list[Table]:

@@ -263,10 +263,6 @@ _SCORES = (
 )
 
 
-def _number(value: Decimal) -> str:
-    return f"{value.normalize():f}"
-
-
 def _battle_note(
     line: LeagueLine, battle: Battle, clauses: tuple[str | None, str | None]
 ) -> Reason:
@@ -313,7 +309,7 @@ def league_entry(line: LeagueLine, clauses: tuple[str | None, str | None]) -> En
             if line.match_points == 1
             else "%(points)s pts (%(record)s, %(questions)s)",
             {
-                "points": _number(line.match_points),
+                "points": line.match_points.normalize(),
                 "record": record,
                 "questions": f"{line.questions_for}:{line.questions_against}",
             },

@@ -145,6 +145,11 @@ class ActiveLanguage:
     def span(self, first: int, last: int) -> str:
         return place_ordinal(first, last)
 
+    def number(self, value: Decimal) -> str:
+        exponent = value.as_tuple().exponent
+        places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+        return formats.number_format(value, decimal_pos=places, use_l10n=True)
+
 
 ACTIVE = ActiveLanguage()
 
