@@ -13,6 +13,11 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
+from podium.web.management.commands.preset_interpretations import (
+    MODULE,
+    interpretations,
+    module_text,
+)
 from podium.web.models import Event
 from podium.web.selectors.public import money
 
@@ -134,6 +139,14 @@ def test_every_engine_message_is_in_the_catalogue(language: str) -> None:
     assert sorted(templates - known) == []
 
 
+def test_the_presets_interpretations_module_is_current() -> None:
+    """A preset interpretation changed without `make catalogues` would stay untranslated."""
+    written = MODULE.read_text(encoding="utf-8")
+    assert written == module_text()
+    assert len(interpretations()) > 40
+    assert "Our decision: whoever finished ranks before whoever did not." in interpretations()
+
+
 @pytest.mark.parametrize(
     ("prefix", "words"),
     [
@@ -226,3 +239,8 @@ def test_preset_texts_are_translated_on_the_rules_page(make_event: Any) -> None:
     it = Client().get("/it/e/cz-jigsaw/rules/").content.decode()
     assert "Coppie — finale" in it
     assert "Ogni pezzo mancante alla fine aggiunge 10 secondi al tempo." in it
+    # What we decided where the rulebook is silent reads in the visitor's language too.
+    assert "Naše rozhodnutí: kdo dokončil, je řazen před tím, kdo nedokončil." in cs
+    assert "Nostra decisione: chi ha finito precede chi non ha finito." in it
+    assert "Наше решение: разделённое место засчитывается как среднее из мест" in ru
+    assert "Our decision" not in cs + it + ru

@@ -777,6 +777,6 @@ def rules_sections(rulebook: s.Rulebook) -> list[RuleSection]:
     if rulebook.notes:
         notes = RuleSection("notes", _("Notes"))
         for note in rulebook.notes:
-            notes.lines.append(RuleLine(note.interpretation or "", note.clause))
+            notes.lines.append(RuleLine(rt(note.interpretation), note.clause))
         sections.append(notes)
     return sections

@@ -111,8 +111,14 @@ PRESET_TEXTS = (
 
 
 def rt(text: str | None) -> str:
-    """A text from the rulebook, in the active language when it is one of the presets' texts."""
-    return _(text) if text else ""
+    """A text from the rulebook, in the active language when it is one of the presets' texts
+    (a preset's interpretations too: ``podium.web.selectors.interpretations``); looked up with
+    its lines joined, as YAML may fold them."""
+    if not text:
+        return ""
+    key = " ".join(text.split())
+    translated = _(key)
+    return translated if translated != key else text
 
 
 ORDINALS = {"cs": "{}.", "it": "{}°", "ru": "{}-е"}

@@ -1,0 +1,58 @@
+"""The presets' interpretations, marked for translation (see ``texts.rt``).
+
+Written by ``podium manage preset_interpretations`` from the presets (``make catalogues`` runs
+it); ``tests/web/test_i18n.py`` checks that it is current. Do not edit by hand.
+"""
+
+from django.utils.translation import gettext_noop
+
+INTERPRETATIONS = (
+    gettext_noop("Our decision: foreign entrants appear in the full results with their overall position, but take no official place, no prize and no place of the Czech advancement quota."),
+    gettext_noop("The rulebook does not say when a pair or a team is Czech; we decided it is Czech only if all its members are (team_rule: all)."),
+    gettext_noop("The rulebook names the referee who records the time and the competitor who agrees with it; we decided that a head referee also confirms each result before it is official."),
+    gettext_noop("Our reading: finishers rank before non-finishers; finishers by recorded time plus penalties, non-finishers by counted pieces (more is better); equal values share a place (1, 2, 2, 4)."),
+    gettext_noop("Our decision: whoever finished ranks before whoever did not."),
+    gettext_noop("The rulebook does not say what happens on a tie across the cut line; we decided that every tied entrant advances."),
+    gettext_noop("The rulebook does not say how teams with two puzzles are ranked; we decided: more puzzles finished first; then the time of the last finished puzzle if both are done; else the pieces counted on the unfinished one. Equal values share a place."),
+    gettext_noop("Our decision: more finished puzzles rank first."),
+    gettext_noop("Our decision: the time recorded when the last finished puzzle was done."),
+    gettext_noop("Our decision: the pieces counted on the puzzle still in progress."),
+    gettext_noop("Teams: only one puzzle may be in progress on the table; switching to the other puzzle before finishing means taking the first apart completely. Referees enforce this at the table; the results only record puzzles done, the time and the pieces."),
+    gettext_noop("A finish time the competitor agreed with at the table is final: no later claim against it is accepted."),
+    gettext_noop("Our reading: the age is the age on the day of the event."),
+    gettext_noop("The referee records the time lost while a faulty puzzle was replaced, with the reason; it is taken off the pair's time."),
+    gettext_noop("The judges decide: a head judge confirms each result before it is official, and their decision is final."),
+    gettext_noop("Our decision: a pair that finished ranks before one that did not."),
+    gettext_noop("The rulebook has no residency rule, so every pair can win a prize."),
+    gettext_noop("The rulebook describes no protest or appeal: the judges decide and their decision is final."),
+    gettext_noop("A faulty puzzle is replaced and the lost time is compensated: the referee records the time lost with its reason, and it is taken off the pair's time (compensation)."),
+    gettext_noop("Our decision: players outside the competition appear in the full results with their overall position, but take no official place and no advancement spot."),
+    gettext_noop("Our decision: a player born after 30 June 1999 who nevertheless bowled is shown outside the competition."),
+    gettext_noop("The fee is paid in cash at check-in (§ 6.2), so half of it is owed; whoever paid in advance gets the other half back."),
+    gettext_noop("The lane draw uses a seed that is recorded with the draw, so it can be reproduced."),
+    gettext_noop("Our decision: a lane referee records the games, the head referee confirms them before they are official."),
+    gettext_noop("Our reading: protests are filed during the tournament and decided on site, so the results are final once the last squad has ended and every protest is decided."),
+    gettext_noop("Our decision: players still equal after every game has been compared share a place."),
+    gettext_noop("Our reading of c): the next higher game, then the next lower, alternately."),
+    gettext_noop("Our decision: on a tie across the cut every tied player advances, since each of them is \"placed\" within the places the rule names."),
+    gettext_noop("The original reads \"1. a 4.\" (1st and 4th); we read it as places 1–4, like the Amateur women."),
+    gettext_noop("A protest is decided on site by the organizing committee: the head and lane referees of the day and the STK ČBA delegate."),
+    gettext_noop("The head referee gives a receipt for the deposit, and a cash receipt when it is forfeited."),
+    gettext_noop("10 minutes of common practice before each block of games."),
+    gettext_noop("No re-entry: each player bowls the six games once (re_entry: false)."),
+    gettext_noop("Our decision: teams outside the competition appear in the full results with their overall position, but take no place and no points."),
+    gettext_noop("Our decision: two scorers enter every team's questions independently; the two sheets must match, and a mismatch goes to the head referee with both values."),
+    gettext_noop("The rulebook does not say which place an absent team takes in a tour for the sum of places; we decided it is placed after the last team that played."),
+    gettext_noop("Our decision: a shared place counts as the mean of the places it spans (sharing 2nd–3rd counts 2.5), as the ChGK rating site shows it."),
+    gettext_noop("Our reading: the prize places are 1st to 3rd."),
+    gettext_noop("The Brainball rules are not in the document (п. 15); as п. 18 speaks of a first and a second round (\"круг\"), the league is a round-robin played twice over the season."),
+    gettext_noop("The document does not give Brainball points; our default: 2 for a win, 1 for a draw, 0 for a loss."),
+    gettext_noop("The document does not give Brainball tie-breaks; our default: match points, then match points between the tied teams, then question difference."),
+    gettext_noop("Our default: points for battles won (2), drawn (1) and lost (0)."),
+    gettext_noop("Our default: match points in the battles among the tied teams."),
+    gettext_noop("Our default: questions won minus questions lost over all battles."),
+    gettext_noop("Tour results are preliminary the day after the tour and final once the jury has ruled on every appeal."),
+    gettext_noop("A reserve player of a scored team may play a tour for a team outside the competition, but pays no K × 20 RUB fee there."),
+    gettext_noop("A team late with its questions checks them against the database itself."),
+    gettext_noop("A team outside the competition may have any number of players at the table: the limit of 6 (at_table_max) binds the scored teams only."),
+)
