@@ -244,3 +244,18 @@ def test_preset_texts_are_translated_on_the_rules_page(make_event: Any) -> None:
     assert "Nostra decisione: chi ha finito precede chi non ha finito." in it
     assert "Наше решение: разделённое место засчитывается как среднее из мест" in ru
     assert "Our decision" not in cs + it + ru
+
+
+@pytest.mark.django_db
+def test_staff_pages_show_the_presets_titles_in_their_language(
+    make_event: Any, make_user: Any
+) -> None:
+    boss = make_user("olga")
+    make_event("cz-jigsaw", organizer=boss)
+    client = Client()
+    client.force_login(boss)
+    dashboard = client.get("/cs/organize/cz-jigsaw/").content.decode()
+    assert "Jednotlivci — kvalifikace" in dashboard
+    assert "Individuals — qualification" not in dashboard
+    console = client.get("/cs/desk/cz-jigsaw/results/individual-final/1/").content.decode()
+    assert '<span class="clock-label">Jednotlivci — finále</span>' in console

@@ -30,6 +30,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from podium.engine.formats.games import assign_division
 from podium.rules.loader import preset_text
@@ -616,14 +617,17 @@ def _shifted_it_rulebook(today: dt.date) -> tuple[str, dt.date]:
     text = re.sub(r"(?m)^event_date: .*$", f"event_date: {day.isoformat()}", text)
     text = re.sub(r"(?m)^  opens: .*$", f"  opens: {opens.isoformat()}", text)
     text = re.sub(r"(?m)^  closes: .*$", f"  closes: {closes.isoformat()}", text)
-    note = (
-        "  - interpretation: >-\n"
-        "      Demo only: the registration window and the day of the event are moved to "
-        f"{opens.isoformat()} – {closes.isoformat()} and {day.isoformat()}, so that the demo "
-        "is open for registration; the original dates are in the clauses.\n"
-    )
+    note = f"  - interpretation: >-\n      {DEMO_NOTE}\n"
     text = re.sub(r"(?m)^notes:\n", lambda m: m.group(0) + note, text, count=1)
     return text, day
+
+
+# A note of the demo's own, in the catalogue so that the rules page shows it translated.
+DEMO_NOTE = gettext_noop(
+    "Demo only: the registration window and the day of the event are moved so that the demo is "
+    "open for registration (the event's page shows the dates); the original dates are in the "
+    "clauses."
+)
 
 
 def load_it_puzzle_party(accounts: dict[str, Any], summary: Summary) -> Event:

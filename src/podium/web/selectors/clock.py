@@ -22,6 +22,7 @@ from podium.engine.clock import RoundClock
 from podium.engine.timing import format_clock
 from podium.rules.schema import Stage, TeamSolveStage, TimedSolveStage
 from podium.web.models import Entry, Event, Result, Signal
+from podium.web.selectors.texts import rt
 
 
 def limit_ms(stage: Stage) -> int | None:
@@ -128,6 +129,6 @@ def stage_clocks(
     """The clock widget data of every clock group of the round, labelled for people."""
     now = now or timezone.now()
     return [
-        clock_display(clock, group or stage.title, now)
+        clock_display(clock, group or rt(stage.title), now)
         for group, clock in clocks(event, stage, round, now).items()
     ]
