@@ -23,9 +23,10 @@ Vocabulary:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Protocol, Union
+from types import MappingProxyType
+from typing import Any, NamedTuple, Protocol, Union
 
 Value = Union[str, int, Decimal, "Message", "Span", "Joined", "Line"]
 
@@ -81,18 +82,22 @@ class Joined:
     separator: str = ", "
 
 
-@dataclass(frozen=True, slots=True)
-class Message:
+_NO_ARGS: Mapping[str, Value] = MappingProxyType({})
+
+
+class Message(NamedTuple):
+    """A tuple, not a dataclass: tables make one per reason, and a tuple is made fastest."""
+
     template: str
-    args: Mapping[str, Value] = field(default_factory=dict)
+    args: Mapping[str, Value] = _NO_ARGS
     plural: str | None = None
-    count: int = 0
+    n: int = 0
 
     def render(self, language: Language = ENGLISH) -> str:
         if self.plural is None:
             template = language.gettext(self.template)
         else:
-            template = language.ngettext(self.template, self.plural, self.count)
+            template = language.ngettext(self.template, self.plural, self.n)
         if not self.args:
             return template
         return template % {k: render(v, language) for k, v in self.args.items()}
@@ -153,7 +158,7 @@ def relabel(value: Value, name: Callable[[int], Value | None]) -> Value:
         return value if named is None else named
     if isinstance(value, Message):
         args = {k: relabel(v, name) for k, v in value.args.items()}
-        return Message(value.template, args, value.plural, value.count)
+        return Message(value.template, args, value.plural, value.n)
     if isinstance(value, Joined):
         return Joined(tuple(relabel(v, name) for v in value.items), value.separator)
     return value
@@ -166,7 +171,7 @@ def to_data(value: Value) -> Any:
         if value.args:
             data["a"] = {k: to_data(v) for k, v in value.args.items()}
         if value.plural is not None:
-            data |= {"p": value.plural, "n": value.count}
+            data |= {"p": value.plural, "n": value.n}
         return data
     if isinstance(value, Span):
         return {"span": [value.first, value.last]}
