@@ -9,6 +9,7 @@ import json
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from podium.engine.collector import paused_gc
 from podium.engine.document import row_data, standings_data
 from podium.engine.standings import Row, Standings
 
@@ -29,6 +30,7 @@ CSV_COLUMNS = (
 )  # fmt: skip
 
 
+@paused_gc
 def to_csv(standings: Standings) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -37,7 +39,7 @@ def to_csv(standings: Standings) -> str:
         for row in table.rows:
             d = row_data(row, table.key)
             d["points"] = "" if row.points is None else str(row.points)
-            d["reasons"] = " | ".join(r.text for r in row.reasons)
+            d["reasons"] = " | ".join(r["text"] for r in d["reasons"])
             for flag in ("advances", "playoff", "prize"):
                 d[flag] = "yes" if d[flag] else "no"
             writer.writerow(["" if d[c] is None else d[c] for c in CSV_COLUMNS])
@@ -68,6 +70,7 @@ def _mark(row: Row) -> str:
     return ", ".join(marks)
 
 
+@paused_gc
 def print_table(standings: Standings, console: Console) -> None:
     for table in standings.tables:
         grid = RichTable(title=table.title, title_justify="left", expand=False)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from podium.engine.collector import paused_gc
 from podium.engine.entries import Number, Reason
 from podium.engine.standings import Row, Standings
 
@@ -56,6 +57,7 @@ def row_data(row: Row, table: str, reason: ReasonWriter = reason_data) -> dict[s
     }
 
 
+@paused_gc  # every row's reasons are written: many small objects, no cycles among them
 def standings_data(standings: Standings, reason: ReasonWriter = reason_data) -> dict[str, Any]:
     return {
         "rulebook": standings.rulebook,

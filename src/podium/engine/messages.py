@@ -16,7 +16,8 @@ Vocabulary:
   better (a team's sheet) names them itself (``relabel``).
 - message error: a ``ValueError`` whose text is a message (a time or a mask that cannot be
   read), so that the problem it becomes can be shown in any language too.
-- language: what shows a message — looks templates up, chooses plurals, writes spans.
+- language: what shows a message — looks templates up, chooses plurals, writes spans and
+  decimals.
 - data: a message as JSON, so that frozen tables and cached pages can be shown in any language.
 """
 

@@ -32,6 +32,7 @@ from django.utils import translation
 from django.utils.dateparse import parse_datetime
 
 from podium.engine.advancement import Decision
+from podium.engine.collector import paused_gc
 from podium.engine.compute import compute_standings
 from podium.engine.document import row_data
 from podium.engine.errors import InputError
@@ -157,6 +158,7 @@ def round_tables(
     return RoundTables(state, True, tables, None, versions, drafts, shown)
 
 
+@paused_gc  # the engine ranks and every row's reasons are written out
 def live_tables(
     event: Event,
     stage: Stage,
