@@ -21,10 +21,10 @@ ifneq ($(LOCALES),)
 	cd src/podium/web && ../../../$(PODIUM) manage compilemessages --verbosity 0
 endif
 
-# Collects the messages of the web application, of the engine and the presets' interpretations
+# Collects the messages of the web application, of the engine and the presets' phrases
 # into the .po files (run from src/podium so that the engine's explanations are found too).
 catalogues: $(STAMP)
-	$(PODIUM) manage preset_interpretations
+	$(PODIUM) manage preset_texts
 	cd src/podium && ../../$(PODIUM) manage makemessages -l cs -l it -l ru
 
 # `make run`: install, migrate, load the demo events and serve them on http://127.0.0.1:8000.

@@ -13,11 +13,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from podium.web.management.commands.preset_interpretations import (
-    MODULE,
-    interpretations,
-    module_text,
-)
+from podium.web.management.commands.preset_texts import MODULE, module_text, phrases
 from podium.web.models import Event
 from podium.web.selectors.public import money
 
@@ -139,12 +135,14 @@ def test_every_engine_message_is_in_the_catalogue(language: str) -> None:
     assert sorted(templates - known) == []
 
 
-def test_the_presets_interpretations_module_is_current() -> None:
+def test_the_presets_phrases_module_is_current() -> None:
     """A preset interpretation changed without `make catalogues` would stay untranslated."""
     written = MODULE.read_text(encoding="utf-8")
     assert written == module_text()
-    assert len(interpretations()) > 40
-    assert "Our decision: whoever finished ranks before whoever did not." in interpretations()
+    assert len(phrases()) > 100
+    assert "Our decision: whoever finished ranks before whoever did not." in phrases()
+    assert "Master men" in phrases()  # a quota's label
+    assert "groups-of-at-least" not in phrases()  # a code, not words
 
 
 @pytest.mark.parametrize(

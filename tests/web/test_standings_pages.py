@@ -542,6 +542,11 @@ def test_the_first_below_the_cut_is_next_by_quota(bowling: Any) -> None:
     assert "→ next by quota" in marks(html, 3)
     assert "→ next" not in marks(html, 4)
     assert "✓ advances" in marks(html, 2)
+    # The frozen table reads in Czech too, the quota's label included.
+    czech = text(Client().get(f"/cs{stage_url(event, 'qualification')}").content.decode())
+    assert "Nepostupuje: 3. místo (Master — ženy), postupových míst: 2" in czech
+    assert "1200 (nejvyšší 200)" in czech
+    translation.activate("en")
 
 
 # --- the version tag: clocks, advancements, and the cache -----------------------------------------

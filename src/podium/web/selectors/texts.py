@@ -2,8 +2,10 @@
 visitor's language, places and money.
 
 Vocabulary:
-- preset text: a title, label or short phrase of a shipped rulebook, marked for translation here
-  so its public pages read in the visitor's language; a custom rulebook's texts show as written.
+- preset text: a title, label or phrase of a shipped rulebook, marked for translation in
+  ``podium.web.selectors.preset_texts`` (written from the presets by ``podium manage
+  preset_texts``), so its pages read in the visitor's language; a custom rulebook's texts show
+  as written.
 - reason data: a reason as a page row keeps it — ``clause``, ``text`` (English) and, when the
   reason is an engine message, ``message`` (see ``podium.engine.messages``), which is shown in
   the active language; rows without one (older frozen tables) show their text as written.
@@ -28,92 +30,11 @@ from podium.engine.errors import Problem
 from podium.engine.messages import Message, Value, from_data, ordinal, reason_of, render, to_data
 from podium.rules.schema import Stage
 
-# The English texts of the four preset rulebooks (titles, labels, short phrases), so that their
-# public pages can show them in the visitor's language; a custom rulebook's texts show as written.
-PRESET_TEXTS = (
-    gettext_noop("Individuals"),
-    gettext_noop("Pairs"),
-    gettext_noop("Teams"),
-    gettext_noop("Individuals — qualification"),
-    gettext_noop("Czech entrants"),
-    gettext_noop("foreign entrants"),
-    gettext_noop("Individuals — final"),
-    gettext_noop("Pairs — qualification"),
-    gettext_noop("Czech pairs"),
-    gettext_noop("foreign pairs"),
-    gettext_noop("Pairs — final"),
-    gettext_noop("Puzzle Party"),
-    gettext_noop("Judges' decisions"),
-    gettext_noop("the judges"),
-    gettext_noop("invading another competitor's space or interfering with others"),
-    gettext_noop("disqualification from the tournament, at the organizers' discretion"),
-    gettext_noop("inappropriate behaviour"),
-    gettext_noop("registration refused or revoked by the organizers"),
-    gettext_noop("Players"),
-    gettext_noop("Qualification"),
-    gettext_noop("Master — men"),
-    gettext_noop("Standard — men"),
-    gettext_noop("Amateur — men"),
-    gettext_noop("Master — women"),
-    gettext_noop("Standard — women"),
-    gettext_noop("Amateur — women"),
-    gettext_noop("Entry fee"),
-    gettext_noop("at check-in, before the squad"),
-    gettext_noop("Protest"),
-    gettext_noop("the head referee"),
-    gettext_noop("STK ČBA, or VV ČBA"),
-    gettext_noop("a player does not respect the duties set by this document"),
-    gettext_noop("a repeated breach; no further participation in the tournament"),
-    gettext_noop("ChGK tour"),
-    gettext_noop("ChGK season standings"),
-    gettext_noop(
-        "an extra match of 6 questions; if still tied, single extra questions until the tie is "
-        "broken"
-    ),
-    gettext_noop("Brainball"),
-    gettext_noop("Superfinal for the absolute champion"),
-    gettext_noop("Team fee, first half of the season"),
-    gettext_noop("before the first tour"),
-    gettext_noop("Team fee, second half of the season"),
-    gettext_noop("before the middle tour"),
-    gettext_noop("Fee of a team outside the competition, per player and tour"),
-    gettext_noop("before each tour played"),
-    gettext_noop("Appeal on a ChGK question"),
-    gettext_noop("the organizing committee (ОКЧ), by e-mail to Иделия Айзятулова"),
-    gettext_noop(
-        "a player not on the team's roster, or who played for another team this championship, "
-        "takes part in a tour"
-    ),
-    gettext_noop("the end of the championship"),
-    gettext_noop("a team has not paid its fee before the tour"),
-    gettext_noop("the tour; the team counts as absent"),
-    gettext_noop("a team announces its withdrawal before the middle tour"),
-    gettext_noop("unless the team completed a full round, in which case they are kept"),
-    gettext_noop("the team and all its players"),
-    gettext_noop("the end of the next season"),
-    gettext_noop("a team announces its withdrawal after the middle tour"),
-    gettext_noop("the second round"),
-    gettext_noop(
-        "a hosting team has not handed its questions to the coordinator before its tour starts"
-    ),
-    gettext_noop("every player the team had registered before its tour"),
-    gettext_noop("the team hosting a ChGK tour"),
-    gettext_noop("hand in ChGK questions to the coordinator"),
-    gettext_noop("the team hosting a Brainball tour"),
-    gettext_noop("hand in Brainball questions to the coordinator"),
-    gettext_noop("the coordinator"),
-    gettext_noop(
-        "check every question handed in on time against the question database for prior "
-        'publication ("свеченность"), and ask for replacements of published ones'
-    ),
-    gettext_noop("the tour that opens the second half of the championship"),
-)
-
 
 def rt(text: str | None) -> str:
     """A text from the rulebook, in the active language when it is one of the presets' texts
-    (a preset's interpretations too: ``podium.web.selectors.interpretations``); looked up with
-    its lines joined, as YAML may fold them."""
+    (``podium.web.selectors.preset_texts``); looked up with its lines joined, as YAML may fold
+    them."""
     if not text:
         return ""
     key = " ".join(text.split())
