@@ -387,6 +387,7 @@ def test_a_draft_tour_stays_hidden_from_the_public(chgk: Any) -> None:
     assert season_rows(russian)[0][2] == "12,000 очк. (14 вопр.)"
     alfa = text(row_html(russian, "all", 1))
     assert "Очки по турам: тур 1: 12,000 (место 1, 14 вопр.)" in alfa
+    assert "Первое место: очки 12,000" in alfa  # a criterion's value, in the same sign
     translation.activate("en")
     assert "play-off" not in text(season)
     assert "only staff sees them" not in season

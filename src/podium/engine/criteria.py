@@ -26,7 +26,7 @@ class _WholePoints:
     def describe(self, value: Number | None) -> Value:
         if value is None:
             return _("none")
-        return format(Decimal(value).normalize(), "f")  # type: ignore[arg-type]
+        return Decimal(value).normalize()  # type: ignore[arg-type]
 
 
 @register
@@ -163,7 +163,7 @@ class SeasonPlaceSum(RowCriterion):
     metric = "place_sum"
 
     def describe(self, value: Number | None) -> Value:
-        return _("none") if value is None else f"{Decimal(value):.1f}"  # type: ignore[arg-type]
+        return _("none") if value is None else Decimal(value).quantize(Decimal("0.1"))  # type: ignore[arg-type]
 
 
 @register

@@ -38,6 +38,9 @@ class Direction(enum.Enum):
     LOWER = "lower is better"
 
 
+_THOUSANDTHS = Decimal("0.001")
+
+
 class Criterion(ABC):
     key: ClassVar[str]
     direction: ClassVar[Direction]
@@ -47,7 +50,7 @@ class Criterion(ABC):
         if value is None:
             return _("none")
         if isinstance(value, Decimal):
-            return f"{value:.3f}"
+            return value.quantize(_THOUSANDTHS)
         return str(value)
 
     def phrase(self, value: Number | None) -> Message:
