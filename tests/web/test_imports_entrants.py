@@ -170,6 +170,32 @@ def test_approval_makes_imported_pairs_pending(party: Any) -> None:
     assert (entry.status, entry.name) == ("pending", "Giulia Bianchi / Luca Romano")
 
 
+def test_xlsx_reads_the_first_worksheet_with_data_and_says_which(cz: Any) -> None:
+    from openpyxl import Workbook
+
+    book = Workbook()
+    book.active.title = "Pokyny"  # an empty first sheet, as organizers' templates often have
+    entrants = book.create_sheet("Přihlášky")
+    entrants.append(["First name", "Last name", "Country", "Category", "Group"])
+    entrants.append(["Tomáš", "Svoboda", "CZ", "individuals", "B"])
+    book.create_sheet("Prázdný")
+    buffer = io.BytesIO()
+    book.save(buffer)
+    data = read_upload("entrants.xlsx", buffer.getvalue())
+    assert data.rows == ((2, ("Tomáš", "Svoboda", "CZ", "individuals", "B")),)
+    assert data.note == "Read the worksheet “Přihlášky”, the first one with data."
+    archive = book.create_sheet("2025")
+    archive.append(["First name", "Last name"])
+    buffer = io.BytesIO()
+    book.save(buffer)
+    again = read_upload("entrants.xlsx", buffer.getvalue())
+    assert again.rows == data.rows
+    assert again.note == (
+        "Read the worksheet “Přihlášky”; the workbook's other worksheets with data (“2025”) "
+        "were not read."
+    )
+
+
 def test_xlsx_with_date_cells_and_a_group(cz: Any) -> None:
     from openpyxl import Workbook
 

@@ -99,8 +99,7 @@ def read_upload(name: str, data: bytes) -> Sheet:
             _("This is an old Excel workbook (.xls); save it as .xlsx or as CSV UTF-8.")
         )
     if data.startswith(_ZIP) or lowered.endswith((".xlsx", ".xlsm")):
-        table = _workbook(data)
-        note = ""
+        table, note = _workbook(data)
     else:
         text, note = decode(data)
         table = _csv(text)
@@ -223,7 +222,28 @@ def _cell_text(value: Any) -> str:
     return str(value)
 
 
-def _workbook(data: bytes) -> list[tuple[int, list[str]]]:
+def _rows(sheet: Any) -> list[tuple[int, list[str]]]:
+    table: list[tuple[int, list[str]]] = []
+    for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
+        table.append((number, [_cell_text(v) for v in values[:MAX_COLUMNS]]))
+        if len(table) > MAX_ROWS + 1:
+            break
+    return table
+
+
+def _has_data(table: list[tuple[int, list[str]]]) -> bool:
+    return any(c.strip() for _number, cells in table for c in cells)
+
+
+def _any_value(sheet: Any) -> bool:
+    return any(
+        _cell_text(v).strip() for values in sheet.iter_rows(values_only=True) for v in values
+    )
+
+
+def _workbook(data: bytes) -> tuple[list[tuple[int, list[str]]], str]:
+    """The rows of the workbook's first worksheet with data, and a note naming it when the
+    workbook has others (see ``Sheet.note``)."""
     from openpyxl import load_workbook
 
     try:
@@ -241,13 +261,24 @@ def _workbook(data: bytes) -> list[tuple[int, list[str]]]:
     try:
         if not book.worksheets:
             raise FileRefused(_("The workbook has no worksheet."))
-        sheet = book.worksheets[0]
-        table: list[tuple[int, list[str]]] = []
-        for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
-            table.append((number, [_cell_text(v) for v in values[:MAX_COLUMNS]]))
-            if len(table) > MAX_ROWS + 1:
-                break
-        return table
+        sheets = list(book.worksheets)
+        read = ((i, sheet, _rows(sheet)) for i, sheet in enumerate(sheets))
+        found = next((item for item in read if _has_data(item[2])), None)
+        if found is None:
+            return [], ""  # refused as an empty file, like a CSV without rows
+        index, sheet, table = found
+        title = sheet.title
+        others = [other.title for other in sheets[index + 1 :] if _any_value(other)]
+        if others:
+            note = _(
+                "Read the worksheet “%(sheet)s”; the workbook's other worksheets with data "
+                "(%(others)s) were not read."
+            ) % {"sheet": title, "others": ", ".join(f"“{o}”" for o in others)}
+        elif index:
+            note = _("Read the worksheet “%(sheet)s”, the first one with data.") % {"sheet": title}
+        else:
+            note = ""
+        return table, note
     except FileRefused:
         raise
     except Exception as exc:
