@@ -183,6 +183,24 @@ def test_the_season_lines_add_up_the_tours_the_visitor_may_see(chgk: Any) -> Non
     assert sorted(texts(public, "legend-label")) == ["1–2. Alfa 22", "1–2. Beta 22", f"3. {ODD} 15"]
 
 
+def test_a_past_moment_charts_the_season_as_it_stood_then(chgk: Any) -> None:
+    """Staff looking at the table as of 10 November (after tour 2, before tour 3 was played)
+    see the chart of that table: two tours, Delta's 8 points of tour 2 and no draft."""
+    event, people = chgk
+    season = event.rulebook.stage(SEASON)
+    then = by_key(stage_charts(event, season, 1, staff=True, at=msk(10)))["season"]
+    assert texts(parse(then), "x-label") == ["1", "2"]
+    assert then.table is not None
+    assert then.table.rows[3] == ("Delta", "0", "8")
+    assert "draft" not in then.caption
+    organizer = Client()
+    organizer.force_login(people["organizer"])
+    url = reverse("standings:stage", args=[event.slug, SEASON])
+    html = organizer.get(url, {"as_of": "2026-11-10T12:00"}).content.decode()
+    assert "As it stood on" in html
+    assert [texts(svg, "x-label") for svg in page_svgs(html)] == [["1", "2"]]
+
+
 def test_the_question_strip_counts_the_teams_per_question_and_marks_the_withdrawn(
     chgk: Any,
 ) -> None:

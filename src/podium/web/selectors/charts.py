@@ -18,10 +18,13 @@ Vocabulary:
 - squad lines: each player's games recorded so far, one line per player of a squad.
 - cached charts: a round's charts are drawn once per version tag (``version_tag``: its
   results, checks, publication and the visitor's kind and language) and kept for 10 minutes.
+- as of a moment: the charts of the round as it stood then (the staff's view of a past table),
+  drawn from the results and rulings in force at that moment; never cached.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections import defaultdict
 from collections.abc import Sequence
@@ -81,13 +84,18 @@ class Chart:
         return "figure-" + draw.ident(self.key).removeprefix("chart-")
 
 
-def stage_charts(event: Event, stage: Stage, round: int, staff: bool) -> list[Chart]:
+def stage_charts(
+    event: Event, stage: Stage, round: int, staff: bool, at: dt.datetime | None = None
+) -> list[Chart]:
     """The charts of one round of the stage that fit its format, as the visitor may see them
-    (``staff``: the event's staff, who see drafts). Needs no request: PDFs use it too.
+    (``staff``: the event's staff, who see drafts); ``at``: as the round stood then. Needs no
+    request: PDFs use it too.
 
     Drawn once per version tag of the round and kept in the cache, as its tables are."""
     if not visible(publication_state(event, stage.key, round), staff):
         return []
+    if at is not None:
+        return _drawn(event, stage, round, staff, at)
     key = f"podium:charts:{event.pk}:{stage.key}:{round}:{version_tag(event, stage, round, staff)}"
     charts: list[Chart] | None = cache.get(key)
     if charts is None:
@@ -96,16 +104,18 @@ def stage_charts(event: Event, stage: Stage, round: int, staff: bool) -> list[Ch
     return charts
 
 
-def _drawn(event: Event, stage: Stage, round: int, staff: bool) -> list[Chart]:
+def _drawn(
+    event: Event, stage: Stage, round: int, staff: bool, at: dt.datetime | None = None
+) -> list[Chart]:
     charts: list[Chart | None]
     if isinstance(stage, ChgkSeasonStage):
-        charts = [season_chart(event, stage, staff)]
+        charts = [season_chart(event, stage, staff, at)]
     elif isinstance(stage, ChgkTourStage):
-        charts = [question_strip(event, stage, round)]
+        charts = [question_strip(event, stage, round, at)]
     elif isinstance(stage, TimedSolveStage | TeamSolveStage):
-        charts = list(finish_charts(event, stage, round, staff))
+        charts = list(finish_charts(event, stage, round, staff, at))
     elif isinstance(stage, GamesStage):
-        charts = list(squads_charts(event, stage))
+        charts = list(squads_charts(event, stage, at))
     else:
         charts = []
     return [c for c in charts if c is not None]
@@ -145,11 +155,16 @@ def tour_points(
     return points
 
 
-def season_chart(event: Event, stage: ChgkSeasonStage, staff: bool) -> Chart | None:
+def season_chart(
+    event: Event, stage: ChgkSeasonStage, staff: bool, at: dt.datetime | None = None
+) -> Chart | None:
     tours, drafts = season_tours(event, stage, staff)
-    rows = stage_rows(event, stage.key, rounds=tours)
+    rows = stage_rows(event, stage.key, at=at, rounds=tours)
     if not rows:
         return None
+    played = {row.cells.get("tour") for row in rows}
+    tours = [t for t in tours if str(t) in played]  # as of a past moment, those played by then
+    drafts = [t for t in drafts if t in tours]
     try:
         season = compute_standings(event.rulebook, stage.key, rows).tables[0]
         by_tour = tour_points(event.rulebook, stage.tour, rows)
@@ -209,8 +224,10 @@ def _round_name(event: Event, stage: Stage, round: int) -> str:
     return titles.get(round) or _("tour %(n)s") % {"n": round}
 
 
-def question_strip(event: Event, stage: ChgkTourStage, round: int) -> Chart | None:
-    results = stage_rows(event, stage.key, round)  # the jury's verdicts applied
+def question_strip(
+    event: Event, stage: ChgkTourStage, round: int, at: dt.datetime | None = None
+) -> Chart | None:
+    results = stage_rows(event, stage.key, round, at)  # the jury's verdicts applied
     masks = [(r.cells.get("mask") or "").strip() for r in results]
     masks = [m for m in masks if len(m) == stage.questions]
     if not masks:
@@ -290,9 +307,13 @@ def domestic_pool(stage: Stage, table: str) -> Pool | None:
 
 
 def finish_charts(
-    event: Event, stage: TimedSolveStage | TeamSolveStage, round: int, staff: bool
+    event: Event,
+    stage: TimedSolveStage | TeamSolveStage,
+    round: int,
+    staff: bool,
+    at: dt.datetime | None = None,
 ) -> list[Chart]:
-    view = round_tables(event, stage, round, staff)
+    view = round_tables(event, stage, round, staff, at)
     if not view.visible:
         return []
     charts = [finish_chart(stage, table) for table in view.tables]
@@ -386,9 +407,9 @@ def finish_chart(stage: TimedSolveStage | TeamSolveStage, table: dict[str, Any])
 # --- Bowling: each player's games, per squad ------------------------------------------------
 
 
-def squads_charts(event: Event, stage: GamesStage) -> list[Chart]:
+def squads_charts(event: Event, stage: GamesStage, at: dt.datetime | None = None) -> list[Chart]:
     """One chart per squad with games recorded in the stage, squads in their order."""
-    results = current_results(event, stage.key)
+    results = current_results(event, stage.key, at=at)
     by_squad: dict[int, list[Result]] = defaultdict(list)
     for result in results:
         if result.entry_id and result.entry.squad_id:

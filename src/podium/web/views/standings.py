@@ -160,8 +160,7 @@ def _round_page(request: HttpRequest, slug: str, stage: str, round: int | None) 
             "standings:projector", args=_round_args(event, the_stage, round)
         )
         moment = _as_of(request, event) if staff else None
-        # The charts draw the round as it stands now, so a past table goes without them.
-        context["charts"] = stage_charts(event, the_stage, round, staff) if moment is None else []
+        context["charts"] = stage_charts(event, the_stage, round, staff, moment)
         shown = context["current"]
         if the_stage.format == "chgk-tour" and shown and shown.visible and moment is None:
             context["verdicts"] = published_verdicts(event, the_stage.key, round)
