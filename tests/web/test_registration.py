@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from podium.web.models import AuditEntry, Entry, EventRole, Payment, Person, Squad
+from podium.web.models import AuditEntry, Entry, Event, EventRole, Payment, Person, Squad
 from podium.web.selectors.texts import division_reason
 from podium.web.services.base import Refused
 from podium.web.services.registration import (
@@ -304,6 +304,13 @@ def test_cancellation_promotes_the_first_waiting_entry(
     assert "moved up from the waiting list and is confirmed" in mail.body
     promoted = AuditEntry.objects.get(action="entry.promote.automatic")
     assert promoted.target == str(b)
+    # The e-mail speaks the event's language, whoever's action promoted the entry.
+    Event.objects.filter(pk=cz.pk).update(language="cs")
+    with django_capture_on_commit_callbacks(execute=True):
+        entry_cancel(entry=b, by=b.registered_by, now=dt.datetime(2026, 6, 1, tzinfo=UTC))
+    czech = mailoutbox[-1]
+    assert czech.to == ["c@example.org"]
+    assert czech.subject == "cz-jigsaw: C Tři má místo"
     assert "#1 A Jedna cancelled" in promoted.data["reason"]
     assert promoted.data["was_position"] == 1
 

@@ -26,7 +26,7 @@ from typing import Any
 from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Max, Sum
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -466,19 +466,23 @@ def _promote(entry: Entry, *, by: Actor, reason: str, action: str) -> Entry:
 
 
 def _tell_promoted(entry: Entry, reason: str) -> None:
-    """E-mails the registrant once the promotion is committed (a lost e-mail changes nothing)."""
+    """E-mails the registrant once the promotion is committed (a lost e-mail changes nothing),
+    in the event's language, whoever's action promoted the entry."""
     user = entry.registered_by
     address = getattr(user, "email", "")
     if not address:
         return
-    subject = _("%(event)s: %(name)s has a place") % {
-        "event": entry.event.title,
-        "name": entry.name,
-    }
-    if entry.status == Entry.Status.PENDING:
-        body = _("%(name)s moved up from the waiting list and now awaits the organizers' approval.")
-    else:
-        body = _("%(name)s moved up from the waiting list and is confirmed.")
+    with translation.override(entry.event.language):
+        subject = _("%(event)s: %(name)s has a place") % {
+            "event": entry.event.title,
+            "name": entry.name,
+        }
+        if entry.status == Entry.Status.PENDING:
+            body = _(
+                "%(name)s moved up from the waiting list and now awaits the organizers' approval."
+            )
+        else:
+            body = _("%(name)s moved up from the waiting list and is confirmed.")
     text = body % {"name": entry.name} + "\n\n" + reason
     transaction.on_commit(lambda: send_mail(subject, text, None, [address], fail_silently=True))
 
