@@ -6,7 +6,8 @@ Vocabulary:
   key of the advancement quota it went through (``pool``; ``null`` when it does not advance).
 - numbers: points and non-integer metrics as JSON numbers (floats); places are integers.
 - reason: ``{"clause", "text"}``; a program that shows reasons in other languages passes its
-  own ``reason`` writer, which may add what it needs (the web adds the message's data).
+  own ``reason`` writer to ``row_data``, and its own row writer to ``standings_data``, which may
+  add what it needs (the web adds the messages' data).
 """
 
 from __future__ import annotations
@@ -57,13 +58,16 @@ def row_data(row: Row, table: str, reason: ReasonWriter = reason_data) -> dict[s
     }
 
 
+RowWriter = Callable[[Row, str], dict[str, Any]]
+
+
 @paused_gc  # every row's reasons are written: many small objects, no cycles among them
-def standings_data(standings: Standings, reason: ReasonWriter = reason_data) -> dict[str, Any]:
+def standings_data(standings: Standings, row: RowWriter = row_data) -> dict[str, Any]:
     return {
         "rulebook": standings.rulebook,
         "stage": standings.stage,
         "tables": [
-            {"key": t.key, "title": t.title, "rows": [row_data(r, t.key, reason) for r in t.rows]}
+            {"key": t.key, "title": t.title, "rows": [row(r, t.key) for r in t.rows]}
             for t in standings.tables
         ],
     }

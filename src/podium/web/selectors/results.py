@@ -43,7 +43,7 @@ from podium.web.selectors.rulings import (
     tour_rulings,
 )
 from podium.web.selectors.stages import stage_entries, team_labels
-from podium.web.selectors.texts import reason_data, score_data
+from podium.web.selectors.texts import page_row
 
 ENTRY_FORMATS = ("timed-solve", "team-solve", "games", "chgk-tour")
 ITEM_FORMATS = ("head-to-head", "superfinal")
@@ -341,11 +341,7 @@ def current_of(result: Result) -> Result:
 
 def serialize(standings: Standings) -> dict[str, Any]:
     """A standings table as plain JSON data (the shape of ``podium standings --format json``)."""
-    data = standings_data(standings, reason_data)
-    for table, rows in zip(standings.tables, data["tables"], strict=True):
-        for row, kept in zip(table.rows, rows["rows"], strict=True):
-            kept |= score_data(row.entry.score)
-    return data
+    return standings_data(standings, page_row)
 
 
 def publication_history(event: Event, stage: str, round: int = 1) -> list[Publication]:

@@ -34,7 +34,6 @@ from django.utils.dateparse import parse_datetime
 from podium.engine.advancement import Decision
 from podium.engine.collector import paused_gc
 from podium.engine.compute import compute_standings
-from podium.engine.document import row_data
 from podium.engine.errors import InputError
 from podium.engine.standings import Table
 from podium.rules.schema import ChgkSeasonStage, Pool, Stage
@@ -58,7 +57,7 @@ from podium.web.selectors.results import (
     unverified,
 )
 from podium.web.selectors.stages import has_calendar, rounds_of
-from podium.web.selectors.texts import problem_text, reason_data, score_data
+from podium.web.selectors.texts import page_row, problem_text
 
 PUBLIC_STATES = (Publication.State.PRELIMINARY, Publication.State.FINAL)
 
@@ -181,8 +180,7 @@ def live_tables(
     for table in standings.tables:
         following = _next_live(table)
         rows = [
-            row_data(row, table.key, reason_data)
-            | score_data(row.entry.score)
+            page_row(row, table.key)
             | {
                 "number": numbers.get(row.entry.id, row.entry.id),
                 "next": following.get(row.entry.id, ""),

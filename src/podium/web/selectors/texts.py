@@ -25,9 +25,11 @@ from django.utils import formats
 from django.utils.translation import get_language, gettext_noop, ngettext
 from django.utils.translation import gettext as _
 
+from podium.engine.document import row_data
 from podium.engine.entries import Reason
 from podium.engine.errors import Problem
 from podium.engine.messages import Message, Value, from_data, ordinal, reason_of, render, to_data
+from podium.engine.standings import Row
 from podium.rules.schema import Stage
 
 
@@ -136,6 +138,12 @@ def reason_data(reason: Reason) -> dict[str, Any]:
     if isinstance(reason.message, Message):
         data["message"] = to_data(reason.message)
     return data
+
+
+def page_row(row: Row, table: str) -> dict[str, Any]:
+    """A standings row as pages and frozen tables keep it: the engine's JSON row with the data
+    of its reasons' and score's messages."""
+    return row_data(row, table, reason_data) | score_data(row.entry.score)
 
 
 def reason_text(data: dict[str, Any]) -> str:
