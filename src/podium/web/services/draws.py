@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -239,19 +239,11 @@ def draw_make(
     )
     if not inputs["entrants"]:
         raise Refused(_("There are no confirmed entries to draw."))
-    try:
-        result = _jsonable(compute(kind, seed, inputs))
-    except engine.DrawError as error:
-        raise Refused(error_text(error)) from error
-    draw = Draw.objects.create(
-        event=event,
-        kind=kind,
-        stage=stage,
-        seed=seed,
-        result=result,
-        made_by=by if by is not None and by.is_authenticated else None,
-    )
-    _apply(event, kind, the_stage, result["outcome"])
+    draw = draw_store(
+        event=event, kind=kind, stage=stage, seed=seed, by=by,
+        made=lambda: _jsonable(compute(kind, seed, inputs)),
+    )  # fmt: skip
+    _apply(event, kind, the_stage, draw.result["outcome"])
     audit(
         event=event,
         actor=by,
@@ -263,6 +255,31 @@ def draw_make(
         squad=squad.pk if squad else None,
     )
     return draw
+
+
+def draw_store(
+    *,
+    event: Event,
+    kind: str,
+    stage: str,
+    seed: str,
+    by: Actor,
+    made: Callable[[], dict[str, Any]],
+) -> Draw:
+    """Stores the draw that ``made`` computes from ``seed``; the engine's refusal of it (too
+    many players for the lanes…) is the service's, in the reader's language."""
+    try:
+        result = made()
+    except engine.DrawError as error:
+        raise Refused(error_text(error)) from error
+    return Draw.objects.create(
+        event=event,
+        kind=kind,
+        stage=stage,
+        seed=seed,
+        result=result,
+        made_by=by if by is not None and by.is_authenticated else None,
+    )
 
 
 def _jsonable(value: dict[str, Any]) -> dict[str, Any]:

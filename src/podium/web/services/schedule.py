@@ -23,14 +23,12 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from podium.engine import draws as engine
 from podium.rules.schema import HeadToHeadStage
 from podium.web.models import Draw, Event, Result
 from podium.web.selectors.roles import is_organizer
 from podium.web.selectors.stages import stage_entries
-from podium.web.selectors.texts import error_text
 from podium.web.services.base import Actor, Refused, audit
-from podium.web.services.draws import SEED_MAX, compute, new_seed
+from podium.web.services.draws import SEED_MAX, compute, draw_store, new_seed
 
 KIND = "battles"
 STAGES = 2  # п. 6: "боев «Брейнбола» из 6 вопросов на двух площадках"
@@ -88,21 +86,13 @@ def schedule_make(
         if len(teams) < 2:
             raise Refused(_("A league needs at least two teams on its entry list."))
         inputs = {"teams": teams, "rounds": league.rounds, "stages": STAGES}
-        try:
-            result = schedule_compute(seed, inputs)
-        except engine.DrawError as error:
-            raise Refused(error_text(error)) from error
-        draw = Draw.objects.create(
-            event=event,
-            kind=KIND,
-            stage=stage,
-            seed=seed,
-            result=result,
-            made_by=by if by is not None and by.is_authenticated else None,
-        )
+        draw = draw_store(
+            event=event, kind=KIND, stage=stage, seed=seed, by=by,
+            made=lambda: schedule_compute(seed, inputs),
+        )  # fmt: skip
         audit(
             event=event, actor=by, action="draw.make", target=draw, kind=KIND, stage=stage,
-            seed=seed, teams=len(teams), battles=len(result["outcome"]["bouts"]),
+            seed=seed, teams=len(teams), battles=len(draw.result["outcome"]["bouts"]),
             replaces=earlier.pk if earlier else None,
         )  # fmt: skip
     return draw
