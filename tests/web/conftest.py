@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.utils import translation
 
 from podium.rules.loader import preset_text
@@ -26,8 +27,11 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture(autouse=True)
-def _english_afterwards() -> Iterator[None]:
-    """A page activates its language in the test's thread; leave English for the next test."""
+def _fresh_cache_and_english_afterwards() -> Iterator[None]:
+    """Each test starts with an empty cache (it holds rendered tables and charts by version tag,
+    and the API's rate counters; ids repeat between tests); a page activates its language in
+    the test's thread, so English is left for the next test."""
+    cache.clear()
     yield
     translation.activate("en")
 

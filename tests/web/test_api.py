@@ -31,7 +31,6 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
 from podium.engine.document import standings_data
@@ -47,14 +46,6 @@ CLI_KEYS = {
     "id", "name", "table", "rank", "rank_to", "official_rank", "official_rank_to", "points",
     "advances", "pool", "playoff", "prize", "official", "class", "score", "metrics", "reasons",
 }  # fmt: skip
-
-
-@pytest.fixture(autouse=True)
-def fresh_counters() -> Any:
-    """The rate limit counts in the cache; every test starts with none."""
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def bearer(secret: str) -> dict[str, str]:

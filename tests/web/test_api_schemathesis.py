@@ -26,7 +26,6 @@ from typing import Any
 
 import pytest
 import schemathesis
-from django.core.cache import cache
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
@@ -68,7 +67,6 @@ WRITES = [
 @pytest.fixture
 def seeded(make_event: Any, staff: Any, add_entry: Any, settings: Any) -> dict[str, Any]:
     settings.PODIUM_API_ANONYMOUS_PER_MINUTE = 100_000  # the test is one client, many requests
-    cache.clear()
     cz = make_event("cz-jigsaw", status=Event.Status.CLOSED)
     cz_staff = staff(cz, organizer="ota", referee="radek")
     qualification = ((1, "Anna Nová", {"time": "1:02:03"}),

@@ -16,7 +16,6 @@ import re
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
 from podium.web.models import ApiToken, AuditEntry, Event
@@ -28,7 +27,6 @@ NAME = "lane 3 scoring machine"
 
 @pytest.fixture
 def bowling(make_event: Any, staff: Any, make_user: Any) -> dict[str, Any]:
-    cache.clear()
     event = make_event("cba-qualifier", status=Event.Status.CLOSED)
     people = staff(event, organizer="olga", referee="rudolf")
     return {"event": event, "petr": make_user("petr"), **people}

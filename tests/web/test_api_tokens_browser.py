@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 import requests
-from django.core.cache import cache
 
 from podium.web.models import Event
 
@@ -23,7 +22,6 @@ PHONE = {"width": 390, "height": 844}
 def test_an_organizer_creates_a_token_on_a_phone(
     new_context: Any, sign_in: Any, live_server: Any, make_event: Any, staff: Any
 ) -> None:
-    cache.clear()
     event = make_event("cba-qualifier", status=Event.Status.CLOSED)
     people = staff(event, organizer="olga", referee="rudolf")
     context = new_context(viewport=PHONE)

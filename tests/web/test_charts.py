@@ -42,14 +42,11 @@ from __future__ import annotations
 import datetime as dt
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 
 from podium.web.charts import draw
 from podium.web.models import Entry, EntryMember, Person, Round, Squad
@@ -65,13 +62,6 @@ TOURS = {
     2: {"Beta": 11, "Alfa": 9, "Delta": 7, ODD: 5},
     3: {ODD: 12, "Delta": 10, "Alfa": 9, "Beta": 4},
 }
-
-
-@pytest.fixture(autouse=True)
-def _english_and_fresh_cache() -> Iterator[None]:
-    cache.clear()  # the standings tables are cached by version tag; ids repeat between tests
-    yield
-    translation.activate("en")
 
 
 def parse(chart: Chart) -> ET.Element:

@@ -27,15 +27,12 @@ from __future__ import annotations
 import datetime as dt
 import io
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pypdfium2 as pdfium
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 from pypdf import PdfReader
 
 from podium.web.models import Entry, EntryMember, Event, Person, Round
@@ -43,14 +40,6 @@ from podium.web.selectors.diplomas import place_ordinal
 from podium.web.services.checks import result_confirm, second_entry_record
 from podium.web.services.publication import publication_set
 from podium.web.services.results import result_record
-
-
-@pytest.fixture(autouse=True)
-def _clean() -> Iterator[None]:
-    """Diplomas are rendered in the event's language; pages cache per version tag."""
-    cache.clear()
-    yield
-    translation.activate("en")
 
 
 def at(h: int, m: int = 0) -> dt.datetime:

@@ -33,17 +33,14 @@ import io
 import json
 import re
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import openpyxl
 import pypdfium2 as pdfium
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 from pypdf import PdfReader
 
 from podium.web.models import Entry, EntryMember, Event, Person, Round, Squad
@@ -57,13 +54,6 @@ QUALI = "individual-qualification"
 WJPC = Path(__file__).resolve().parents[3] / "shared/data/jigsaw/wjpc2024-individual.json"
 NOON = dt.datetime(2026, 6, 20, 12, 0, tzinfo=dt.UTC)
 BOM = b"\xef\xbb\xbf"
-
-
-@pytest.fixture(autouse=True)
-def _clean() -> Iterator[None]:
-    cache.clear()
-    yield
-    translation.activate("en")
 
 
 def at(h: int, m: int) -> dt.datetime:

@@ -22,14 +22,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 
 from podium.web.models import Round
 from podium.web.services.checks import result_confirm, second_entry_record
@@ -37,13 +34,6 @@ from podium.web.services.publication import publication_set
 from podium.web.services.results import result_record
 
 FINAL = "individual-final"
-
-
-@pytest.fixture(autouse=True)
-def _clean() -> Iterator[None]:
-    cache.clear()
-    yield
-    translation.activate("en")
 
 
 def text(html: str) -> str:

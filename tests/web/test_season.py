@@ -29,7 +29,6 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -56,11 +55,6 @@ TOURS = {
     2: {"Beta": 12, "Gamma": 11, "Alfa": 9, "Epsilon": 7, "Delta": 6},
     3: {"Gamma": 13, "Alfa": 11, "Beta": 10, "Delta": 8, "Epsilon": 4},
 }
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> None:
-    cache.clear()  # standings tables are cached by version tag, and ids repeat between tests
 
 
 @pytest.fixture

@@ -32,7 +32,6 @@ import re
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -47,12 +46,6 @@ from podium.web.services.results import result_correct, result_record
 from podium.web.views import standings as standings_views
 
 QUALI = "individual-qualification"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> None:
-    """Rendered tables are cached by version tag; ids repeat between tests, so start empty."""
-    cache.clear()
 
 
 def at(h: int, m: int) -> dt.datetime:
