@@ -28,7 +28,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -108,15 +108,8 @@ def _choices(event: Event) -> list[tuple[str, str]]:
     return [(d, Discipline(d).label) for d in disciplines(event)]
 
 
-def _event(slug: str) -> Event:
-    event = Event.objects.filter(slug=slug).first()
-    if event is None:
-        raise Http404
-    return event
-
-
 def _submitter_tour(request: HttpRequest, slug: str, number: int) -> tuple[Event, Round]:
-    event = _event(slug)
+    event = get_object_or_404(Event, slug=slug)
     tour = _tour(event, number)
     if not may_submit(request.user, event, tour):
         raise Http404
@@ -128,7 +121,7 @@ def _submitter_tour(request: HttpRequest, slug: str, number: int) -> tuple[Event
 
 @login_required
 def index(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(slug)
+    event = get_object_or_404(Event, slug=slug)
     stage = tour_stage(event)
     staff = is_staff(request.user, event)
     if staff and stage is not None:
@@ -248,9 +241,7 @@ def submit(request: HttpRequest, slug: str, round: int) -> HttpResponse:
 @require_POST
 def replacement(request: HttpRequest, slug: str, round: int, question: int) -> HttpResponse:
     event, tour = _submitter_tour(request, slug, round)
-    asked = tour_questions(tour).filter(pk=question).first()
-    if asked is None:
-        raise Http404
+    asked = get_object_or_404(tour_questions(tour), pk=question)
     form = ReplacementForm(request.POST, prefix=f"r{asked.pk}")
     if not form.is_valid():
         return _submit_page(request, event, tour, bound_replacement=(asked.pk, form), status=400)
@@ -351,9 +342,7 @@ def select(request: HttpRequest, slug: str, round: int, discipline: str) -> Http
 @require_POST
 def ask(request: HttpRequest, slug: str, round: int, question: int) -> HttpResponse:
     event, tour = _coordinator_tour(request, slug, round)
-    found = tour_questions(tour).filter(pk=question).first()
-    if found is None:
-        raise Http404
+    found = get_object_or_404(tour_questions(tour), pk=question)
     form = AskForm(request.POST, prefix=f"a{found.pk}")
     if form.is_valid():
         try:
@@ -384,9 +373,7 @@ def play(request: HttpRequest, slug: str, round: int) -> HttpResponse:
 @require_POST
 def consent(request: HttpRequest, slug: str, round: int, question: int) -> HttpResponse:
     event, tour = _coordinator_tour(request, slug, round)
-    found = tour_questions(tour).filter(pk=question).first()
-    if found is None:
-        raise Http404
+    found = get_object_or_404(tour_questions(tour), pk=question)
     agreed = request.POST.get("consent") == "1"
     try:
         consent_record(event=event, question=found, consent=agreed, by=request.user)
