@@ -36,7 +36,7 @@ from podium.engine.formats.games import assign_division
 from podium.rules.loader import preset_text
 from podium.web import demo_results
 from podium.web.models import Entry, EntryMember, Event, EventRole, Person, Squad
-from podium.web.selectors.texts import reason_data
+from podium.web.services.registration import division_fields
 
 PASSWORD = "podium-demo"
 ACCOUNTS = (
@@ -717,8 +717,7 @@ def load_cba_qualifier(accounts: dict[str, Any], summary: Summary) -> Event:
                 Entry.Status.CONFIRMED,
                 squad=squad,
                 division=division.key,
-                division_reason=reason.text + (f"\n{reason.clause}" if reason.clause else ""),
-                division_message=reason_data(reason),
+                **division_fields(reason),
             )
     event.status = Event.Status.CLOSED
     event.save(update_fields=["status"])

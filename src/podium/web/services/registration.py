@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from podium.engine import eligibility, money
+from podium.engine.entries import Reason
 from podium.engine.formats.games import assign_division
 from podium.rules.schema import Category, Fee
 from podium.web.models import (
@@ -339,8 +340,7 @@ def entry_register(
                         )
 
         # ČBA: the division from gender and ladder average, with its reason.
-        division = division_reason = ""
-        division_message: dict[str, Any] | None = None
+        division, why = "", division_fields(None)
         if rulebook.divisions is not None and kind.kind == "individual":
             data = members[0]
             if data.gender not in ("M", "F"):
@@ -350,9 +350,7 @@ def entry_register(
                     clause=rulebook.divisions.clause,
                 )
             chosen, reason = assign_division(rulebook.divisions, data.gender, data.ladder_average)
-            division = chosen.key
-            division_reason = reason.text + (f"\n{reason.clause}" if reason.clause else "")
-            division_message = reason_data(reason)
+            division, why = chosen.key, division_fields(reason)
 
         # Squads with their own capacity.
         squads = Squad.objects.filter(event=event)
@@ -417,8 +415,7 @@ def entry_register(
             status=status,
             waiting_position=position,
             division=division,
-            division_reason=division_reason,
-            division_message=division_message,
+            **why,
             squad=squad,
             scored=scored,
             accompanying_adult=accompanying_adult.strip() if needs_adult else "",
@@ -440,6 +437,15 @@ def entry_register(
             members=[m.full_name for m in members],
         )
         return entry
+
+
+def division_fields(reason: Reason | None) -> dict[str, Any]:
+    """An entry's division reason as it keeps it: the English text with the clause on a line of
+    its own, and the reason's data to show it in any language (none without a division)."""
+    if reason is None:
+        return {"division_reason": "", "division_message": None}
+    text = reason.text + (f"\n{reason.clause}" if reason.clause else "")
+    return {"division_reason": text, "division_message": reason_data(reason)}
 
 
 # --- waiting list ----------------------------------------------------------------------------
