@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.db import transaction
 from django.utils import translation
 
 from podium.rules.loader import preset_text
+from podium.web import versions
 from podium.web.models import Event, EventRole
 
 CHROMIUM = "/usr/bin/chromium"
@@ -26,6 +28,23 @@ CHROMIUM_ARGS = [
 ]
 
 
+def _at_commit_or_now(call: Any) -> None:
+    """``versions.on_commit`` in tests: a test that runs in a transaction rolled back at its end
+    never commits, so what production does on commit is done at once there; a test that really
+    commits (a live server for the browser) keeps the real order."""
+    connection = transaction.get_connection()
+    blocks = connection.atomic_blocks
+    if blocks and getattr(blocks[0], "_from_testcase", False):
+        call()
+    else:
+        transaction.on_commit(call)
+
+
+@pytest.fixture(autouse=True)
+def _versions_bumped_in_test_transactions(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(versions, "on_commit", _at_commit_or_now)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache_and_english_afterwards() -> Iterator[None]:
     """Each test starts with an empty cache (it holds rendered tables and charts by version tag,
@@ -34,6 +53,20 @@ def _fresh_cache_and_english_afterwards() -> Iterator[None]:
     cache.clear()
     yield
     translation.activate("en")
+
+
+@pytest.fixture
+def why() -> Any:
+    """A row's reasons on a standings page, as the page's script fetches them when the row's
+    name is tapped (``url``: the page; ``table``: the table's key; ``number``: the row's)."""
+    from django.test import Client
+
+    def fetch(url: str, table: str, number: int | str, client: Any = None) -> str:
+        response = (client or Client()).get(f"{url}?why={table}.{number}", HTTP_HX_REQUEST="true")
+        assert response.status_code == 200, f"no row {number} in table {table} of {url}"
+        return str(response.content.decode())
+
+    return fetch
 
 
 @pytest.fixture

@@ -118,7 +118,7 @@ def points_of(page: str) -> dict[str, tuple[str, str]]:
     """name → (official place, points) of every row of the standings table."""
     found = {}
     for row in re.findall(r'<tr id="row-all-\d+".*?</tr>', page, re.S):
-        name = re.search(r'<td class="name">([^<]*)</td>', row)
+        name = re.search(r'<td class="name">(?:<a [^>]*>)?([^<]*)(?:</a>)?</td>', row)
         place = re.search(r'<td class="official-place">([^<]*)</td>', row)
         points = re.search(r'<td class="points">([^<]*)</td>', row)
         assert name

@@ -74,8 +74,9 @@ def test_a_referee_taps_finishes_on_a_phone_and_the_public_sees_them(
 
     public.wait_for_selector("#row-A-1", timeout=5000)  # no reload: swapped in by the poll
     assert public.evaluate("window.notReloaded") is True
-    public.locator("#row-A-1 summary").click()
-    why = public.locator("#row-A-1 details").inner_text()
+    public.locator("#row-A-1 td.name a").click()
+    public.wait_for_selector("#row-A-1 + tr.why-row li")
+    why = public.locator("#row-A-1 + tr.why-row").inner_text()
     assert "+ 1 missing piece × 10 s" in why
     assert "unverified" in public.locator("#row-A-1").inner_text()
 

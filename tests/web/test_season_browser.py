@@ -118,8 +118,12 @@ def test_the_organizer_enters_a_play_off_and_the_public_table_settles(
         ("1.", "Gamma"), ("2.", "Beta"), ("3.", "Alfa"), ("4.", "Delta"), ("5.", "Epsilon"),
     ]  # fmt: skip
     assert not any("play-off pending" in p[2] for p in places(public))
-    public.locator("#row-all-2 details summary").click()
-    assert "Play-off: 4 in the match, then 0 — place 2" in public.locator("#row-all-2").inner_text()
+    public.locator("#row-all-2 td.name a").click()
+    public.wait_for_selector("#row-all-2 + tr.why-row li")
+    assert (
+        "Play-off: 4 in the match, then 0 — place 2"
+        in public.locator("#row-all-2 + tr.why-row").inner_text()
+    )
     public.screenshot(path="/tmp/podium-season-standings.png", full_page=True)
 
     # The Brainball schedule of the five teams: 2 × 10 battles, each team 8.

@@ -85,10 +85,14 @@ def test_finishes_on_a_phone_update_the_public_standings_without_reload(
             assert shown.locator("#row-A-2").count() == 0
             assert shown.locator("[data-clock]").count() == 2  # groups A and B
             shown.evaluate("window.notReloaded = true")
-        page.locator("#row-A-1 summary").click()  # open Anna's "why"
+        page.locator("#row-A-1 td.name a").click()  # open Anna's "why" under her row
+        page.wait_for_selector("#row-A-1 + tr.why-row li")
+        anna_why = page.locator("#row-A-1 + tr.why-row").inner_text()
+        assert "Below Hans Meier on time: 1:10:00 against 1:00:00" in anna_why
+        assert page.evaluate("window.notReloaded") is True  # shown in place, not a new page
         page.wait_for_timeout(3500)  # one poll: nothing changed
         assert 304 in polls
-        assert page.locator("#row-A-1 details").get_attribute("open") is not None  # kept open
+        assert page.locator("#row-A-1 + tr.why-row li").count() > 0  # kept open
 
         result_finish(event=event, stage=QUALI, entry=bohdan, by=ref, idempotency_key="tap-2")
         for shown in (page, phone):
@@ -96,7 +100,7 @@ def test_finishes_on_a_phone_update_the_public_standings_without_reload(
             assert shown.evaluate("window.notReloaded") is True  # swapped in by htmx
             assert names(shown) == ["Hans Meier", "Anna Nová", "Bohdan Malý"]
         assert 200 in polls
-        page.wait_for_selector("#row-A-1 details[open]", timeout=1000)  # Anna's "why" still open
+        page.wait_for_selector("#row-A-1 + tr.why-row li", timeout=2000)  # Anna's "why" still open
         assert "outside the competition" in page.locator("#row-A-3 td.marks").inner_text()
         assert "unverified" in page.locator("#row-A-2 td.marks").inner_text()
         assert page.locator("#row-A-2 td.official-place").inner_text() == "2."
@@ -109,8 +113,13 @@ def test_finishes_on_a_phone_update_the_public_standings_without_reload(
             assert shown.evaluate("window.notReloaded") is True
         # the phone's table fits its width or scrolls inside it; the page itself is not wider
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-        page.locator("#row-A-2 summary").click()
-        page.wait_for_selector("#row-A-2 details[open] li")
+        page.locator("#row-A-2 td.name a").click()
+        page.wait_for_selector("#row-A-2 + tr.why-row li")
+        assert "Below Anna Nová on time" in page.locator("#row-A-2 + tr.why-row").inner_text()
+        page.locator("#row-A-2 td.name a").click()  # a second tap closes it
+        assert page.locator("#row-A-2 + tr.why-row").count() == 0
+        page.locator("#row-A-2 td.name a").click()
+        page.wait_for_selector("#row-A-2 + tr.why-row li")
         page.screenshot(path=SCREENSHOT, full_page=True)
         phone.screenshot(path=PHONE_SHOT, full_page=True)
     finally:

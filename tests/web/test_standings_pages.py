@@ -36,14 +36,15 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from podium.web import versions
 from podium.web.models import Entry, EntryMember, EventRole, Person, Result, Round
-from podium.web.selectors.standings import version_tag
+from podium.web.selectors import live as live_selectors
+from podium.web.services.advancement import advance_from
 from podium.web.services.checks import result_confirm as result_verify
 from podium.web.services.checks import second_entry_record
 from podium.web.services.clock import round_start
 from podium.web.services.publication import publication_set
 from podium.web.services.results import result_correct, result_record
-from podium.web.views import standings as standings_views
 
 QUALI = "individual-qualification"
 
@@ -107,6 +108,13 @@ def row_html(html: str, table: str, number: int) -> str:
     return found.group(0)
 
 
+def why(url: str, table: str, number: int, client: Client | None = None) -> str:
+    """A row's "why" as the page's script fetches it (the name links to it)."""
+    response = (client or Client()).get(f"{url}?why={table}.{number}", HTTP_HX_REQUEST="true")
+    assert response.status_code == 200, f"no why for row {number} of table {table}"
+    return response.content.decode()
+
+
 def cells(row: str) -> list[str]:
     return [text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
 
@@ -148,15 +156,23 @@ def test_stage_page_shows_places_marks_reasons_and_unverified(cz: Any) -> None:
     assert "outside the competition" not in anna_cells[5]
     assert "unverified" in anna_cells[5]
     assert cells(row_html(html, "A", 4))[:2] == ["2–3.", "3–4."]  # the tie
-    # the "why" of every row, with its clauses
-    assert html.count('<td class="why"><details>') == 4
-    anna_why = row_html(html, "A", 1)
+    # every name links to its row's "why", fetched when opened, with its clauses
+    assert html.count('<td class="name"><a href="?why=A.') == 4
+    assert 'href="?why=A.1">Anna Nová</a>' in row_html(html, "A", 1)
+    anna_why = why(stage_url(event), "A", 1)
     assert "Shares places 3rd–4th: equal on finish, time, pieces placed" in anna_why
     assert "Below Bohdan Malý on time: 1:10:00 against 1:05:00" in anna_why
     assert "Výsledné skóre se určuje podle počtu složených dílků a času dokončení." in anna_why
-    hans_why = row_html(html, "A", 3)
+    assert "<html" not in anna_why  # the fragment the page's script shows under the row
+    hans_why = why(stage_url(event), "A", 3)
     assert "Outside the competition: registered in DE, not CZ" in hans_why
     assert "O titul Czech Jigsaw Puzzle Champion" in hans_why
+    # without JavaScript the link opens the reasons as a page, with the way back to the row
+    page = Client().get(f"{stage_url(event)}?why=A.3").content.decode()
+    assert "<html" in page
+    assert "Outside the competition: registered in DE, not CZ" in page
+    assert f'href="{stage_url(event)}#row-A-3"' in page
+    assert Client().get(f"{stage_url(event)}?why=A.99").status_code == 404
     # the table polls its fragment
     assert f'hx-get="{table_url(event)}"' in html
     assert 'hx-trigger="every 3s"' in html
@@ -210,15 +226,15 @@ def test_the_why_reads_in_the_visitors_language(
         record(event, entry(event, number, name, country), time, ref1, number)
     publication_set(event=event, stage=QUALI, state="preliminary", by=org)
     url = stage_url(event)
-    html = Client().get(f"/{language}{url}").content.decode()
     for sentence in hans:
-        assert sentence in text(row_html(html, "A", 3))
+        assert sentence in text(why(f"/{language}{url}", "A", 3))
+    anna_why = why(f"/{language}{url}", "A", 1)
     for sentence in anna:
-        assert sentence in text(row_html(html, "A", 1))
-    assert "Výsledné skóre se určuje podle počtu složených dílků" in row_html(html, "A", 1)
-    assert "Shares places" not in html
-    # English readers get their own rendering of the table, not the last language's.
-    english = Client().get(url).content.decode()
+        assert sentence in text(anna_why)
+    assert "Výsledné skóre se určuje podle počtu složených dílků" in anna_why
+    assert "Shares places" not in anna_why
+    # English readers get their own rendering, not the last language's.
+    english = why(url, "A", 1)
     assert "Shares places 3rd–4th: equal on finish, time, pieces placed" in english
 
 
@@ -376,9 +392,10 @@ def test_a_draft_tour_stays_hidden_from_the_public(chgk: Any) -> None:
         ("1.", "Alfa"), ("2.", "Beta"), ("3.", "Gamma"), ("4.", "Delta"), ("5.", "Epsilon"),
     ]  # fmt: skip
     assert season_rows(season)[0][2].startswith("12.000")
-    russian = public.get(f"/ru{stage_url(event, SEASON)}").content.decode()
+    season_url = stage_url(event, SEASON)
+    russian = public.get(f"/ru{season_url}").content.decode()
     assert season_rows(russian)[0][2] == "12,000 очк. (14 вопр.)"
-    alfa = text(row_html(russian, "all", 1))
+    alfa = text(why(f"/ru{season_url}", "all", 1))
     assert "Очки по турам: тур 1: 12,000 (место 1, 14 вопр.)" in alfa
     assert "Первое место: очки 12,000" in alfa  # a criterion's value, in the same sign
     translation.activate("en")
@@ -454,7 +471,7 @@ def test_the_live_page_shows_the_frozen_final_table_and_keeps_old_versions(
     assert order == [2, 1]
     assert cells(row_html(html, "all", 2))[:5] == ["1.", "1.", "2", "Bohdan Malý", "1:05:00"]
     assert "Bohdan Renamed" not in html
-    assert "First: finished, time 1:05:00" in row_html(html, "all", 2)  # its "why"
+    assert "First: finished, time 1:05:00" in why(stage_url(event, FINAL), "all", 2)
     version1 = reverse("standings:version", args=[event.slug, FINAL, 1, 1])
     assert f'href="{version1}"' in html
 
@@ -527,7 +544,9 @@ def test_the_first_below_the_cut_is_next_by_quota(bowling: Any) -> None:
     assert "✓ advances" not in marks(html, 3)
     assert "→ next" not in marks(html, 4)
     assert "→ next" not in marks(html, 2)
-    assert "Does not advance: 3rd for Master women" in row_html(html, "master-women", 3)
+    assert "Does not advance: 3rd for Master women" in why(
+        stage_url(event, "qualification"), "master-women", 3
+    )
 
     # the frozen final table carries the same marks
     publication_set(event=event, stage="qualification", state="final", by=people["organizer"])
@@ -537,9 +556,11 @@ def test_the_first_below_the_cut_is_next_by_quota(bowling: Any) -> None:
     assert "→ next" not in marks(html, 4)
     assert "✓ advances" in marks(html, 2)
     # The frozen table reads in Czech too, the quota's label included.
-    czech = text(Client().get(f"/cs{stage_url(event, 'qualification')}").content.decode())
-    assert "Nepostupuje: 3. místo (Master — ženy), postupových míst: 2" in czech
+    url = stage_url(event, "qualification")
+    czech = text(Client().get(f"/cs{url}").content.decode())
     assert "1200 (nejvyšší 200)" in czech
+    czech_why = text(why(f"/cs{url}", "master-women", 3))
+    assert "Nepostupuje: 3. místo (Master — ženy), postupových míst: 2" in czech_why
     translation.activate("en")
 
 
@@ -571,13 +592,17 @@ def test_a_clock_start_changes_the_tag_and_shows_the_clock(cz: Any) -> None:
     assert "data-clock" in client.get(stage_url(event)).content.decode()
 
 
-def test_an_advancement_into_the_stage_changes_its_tag(cz: Any, put_in_stage: Any) -> None:
-    event, _org, _ref1, _ref2 = cz
+def test_an_advancement_into_the_stage_changes_its_tag(cz: Any) -> None:
+    event, org, ref1, ref2 = cz
+    anna = entry(event, 1, "Anna Nová")
+    result_verify(result=record(event, anna, "1:10:00", ref1, 0), by=ref2)
+    publication_set(event=event, stage=QUALI, state="preliminary", by=org)
+    publication_set(event=event, stage=QUALI, state="final", by=org)
     final = event.rulebook.stage(FINAL)
-    before = version_tag(event, final, 1, False)
-    assert version_tag(event, final, 1, False) == before  # read from the database, stable
-    put_in_stage(event, FINAL, entry(event, 1, "Anna Nová"))
-    assert version_tag(event, final, 1, False) != before
+    before = versions.stage_tag(event.slug, final)
+    assert versions.stage_tag(event.slug, final) == before  # stable while nothing changes
+    advance_from(event=event, stage=QUALI, by=org)
+    assert versions.stage_tag(event.slug, final) != before
 
 
 def test_a_changed_table_is_rendered_once_for_many_viewers(cz: Any, monkeypatch: Any) -> None:
@@ -585,13 +610,13 @@ def test_a_changed_table_is_rendered_once_for_many_viewers(cz: Any, monkeypatch:
     record(event, entry(event, 1, "Anna Nová"), "1:10:00", ref1, 0)
     publication_set(event=event, stage=QUALI, state="preliminary", by=org)
     computed: list[int] = []
-    real = standings_views.round_tables
+    real = live_selectors.round_tables
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         computed.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(standings_views, "round_tables", counting)
+    monkeypatch.setattr(live_selectors, "round_tables", counting)
     pages = [Client().get(table_url(event)).content.decode() for _ in range(3)]
     assert len(computed) == 1
     assert all("Anna Nová" in page for page in pages)

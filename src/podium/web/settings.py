@@ -1,7 +1,10 @@
 """Django settings for Podium.
 
 SQLite (WAL) by default so one command runs everything on a laptop; PostgreSQL when
-``DATABASE_URL`` is set. Secrets and hosts come from the environment in production.
+``DATABASE_URL`` is set, Redis as the cache every process shares when ``REDIS_URL`` is set.
+Production mode (``PODIUM_PRODUCTION=1``, set by ``podium serve --production``) refuses to start
+without a real secret key (``podium.web.deployment``); everything a deployment sets comes from
+the environment (the README's "Running a real event" lists it).
 """
 
 from __future__ import annotations
@@ -10,14 +13,45 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-PACKAGE_DIR = Path(__file__).resolve().parent
-DATA_DIR = Path(os.environ.get("PODIUM_DATA_DIR", Path.cwd() / "var"))
+from podium.web.deployment import (
+    DEVELOPMENT_KEY,
+    allowed_hosts,
+    flag,
+    production_refusal,
+    words,
+)
 
-DEBUG = os.environ.get("PODIUM_DEBUG", "1") == "1"
-SECRET_KEY = os.environ.get("PODIUM_SECRET_KEY", "podium-development-key-not-for-production")
-ALLOWED_HOSTS = os.environ.get("PODIUM_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
+ENV = os.environ
+PACKAGE_DIR = Path(__file__).resolve().parent
+DATA_DIR = Path(ENV.get("PODIUM_DATA_DIR", Path.cwd() / "var"))
+
+PRODUCTION = flag(ENV, "PODIUM_PRODUCTION")
+if PRODUCTION and (refusal := production_refusal(ENV)):
+    raise ImproperlyConfigured(refusal)
+DEBUG = flag(ENV, "PODIUM_DEBUG")
+SECRET_KEY = ENV.get("PODIUM_SECRET_KEY") or DEVELOPMENT_KEY
+ALLOWED_HOSTS = allowed_hosts(ENV)
+
+# Behind a reverse proxy that ends HTTPS (PODIUM_HTTPS=1): the proxy says the request was
+# secure in X-Forwarded-Proto; cookies only over HTTPS, and browsers told to stay on HTTPS.
+HTTPS = flag(ENV, "PODIUM_HTTPS")
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers ask over plain HTTP
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(ENV.get("PODIUM_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = flag(ENV, "PODIUM_HSTS_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = flag(ENV, "PODIUM_HSTS_PRELOAD")
+CSRF_TRUSTED_ORIGINS = words(ENV, "PODIUM_CSRF_TRUSTED_ORIGINS")
+# How many reverse proxies in front append to X-Forwarded-For (the client's address for limits).
+PODIUM_API_PROXIES = int(ENV.get("PODIUM_TRUSTED_PROXIES", "0"))
+PODIUM_API_ANONYMOUS_PER_MINUTE = int(ENV.get("PODIUM_API_ANONYMOUS_PER_MINUTE", "600"))
+PODIUM_API_TOKEN_PER_MINUTE = int(ENV.get("PODIUM_API_TOKEN_PER_MINUTE", "1200"))
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -33,6 +67,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Answers the spectators' polls from the shared cache before the rest runs.
+    "podium.web.polls.PollGate",
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -65,13 +102,12 @@ TEMPLATES = [
 ]
 
 _default_sqlite = f"sqlite:///{DATA_DIR / 'podium.sqlite3'}"
-DATABASES = {
-    "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", _default_sqlite), conn_max_age=60
-    )
-}
+# A connection per request, returned at its end: a thread that dies (the development server
+# makes one per request) never leaves an idle connection behind.
+DATABASES = {"default": dj_database_url.parse(ENV.get("DATABASE_URL", _default_sqlite))}
+DATABASES["default"]["CONN_MAX_AGE"] = 0
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    if "DATABASE_URL" not in os.environ:
+    if "DATABASE_URL" not in ENV:
         DATA_DIR.mkdir(parents=True, exist_ok=True)
     # WAL lets readers go on while one writer writes; writers wait for each other, not fail.
     DATABASES["default"]["OPTIONS"] = {
@@ -79,7 +115,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
+elif PRODUCTION:
+    # Each process keeps a pool of at most PODIUM_DB_CONNECTIONS connections (one per worker
+    # thread by default), so a machine never holds more than workers × that many.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": int(ENV.get("PODIUM_DB_CONNECTIONS") or ENV.get("PODIUM_THREADS") or "4"),
+        "timeout": 10,
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -99,24 +142,40 @@ USE_TZ = True
 TIME_ZONE = "UTC"
 
 STATIC_URL = "/static/"
-# collectstatic target for production; in development whitenoise serves from the finders.
-STATIC_ROOT = os.environ.get("PODIUM_STATIC_ROOT") or None
+if PRODUCTION:
+    # Collected by ``podium serve --production``; hashed names are cached for a year by
+    # browsers and proxies, and whitenoise serves each file compressed.
+    STATIC_ROOT = ENV.get("PODIUM_STATIC_ROOT") or str(DATA_DIR / "static")
+    STATICFILES_BACKEND = "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    WHITENOISE_USE_FINDERS = False
+else:
+    STATIC_ROOT = ENV.get("PODIUM_STATIC_ROOT") or None
+    STATICFILES_BACKEND = "django.contrib.staticfiles.storage.StaticFilesStorage"
+    WHITENOISE_USE_FINDERS = True
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "staticfiles": {"BACKEND": STATICFILES_BACKEND},
 }
-WHITENOISE_USE_FINDERS = True
 
+REDIS_URL = ENV.get("REDIS_URL", "")
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-if os.environ.get("REDIS_URL"):
+if REDIS_URL:
     CACHES["default"] = {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": os.environ["REDIS_URL"],
+        "BACKEND": "podium.web.cache.SharedRedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "podium",
     }
+    # Sessions read from the shared cache, written through to the database.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": "WARNING"},
+}
 
 # Messages to participants (e.g. "you moved up from the waiting list"). Without a mail server
 # configured they are written to the console, so nothing is lost silently on a laptop.
-EMAIL_BACKEND = os.environ.get(
-    "PODIUM_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
-)
-DEFAULT_FROM_EMAIL = os.environ.get("PODIUM_FROM_EMAIL", "podium@localhost")
+EMAIL_BACKEND = ENV.get("PODIUM_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = ENV.get("PODIUM_FROM_EMAIL", "podium@localhost")

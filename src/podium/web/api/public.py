@@ -16,11 +16,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch, Q
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.dateparse import parse_datetime
 from ninja import Path, Query, Router
+from ninja.renderers import JSONRenderer
 
 from podium.rules.schema import Stage
+from podium.web import polls
 from podium.web.api.auth import BearerToken, caller_token
 from podium.web.api.common import (
     MAX_ROUND,
@@ -42,11 +44,14 @@ from podium.web.api.schemas import (
 )
 from podium.web.models import Entry, EntryMember, Event, Publication
 from podium.web.selectors.events import public_events
+from podium.web.selectors.live import live_round, who
 from podium.web.selectors.results import final_versions
 from podium.web.selectors.stages import has_calendar, rounds_of, stage_entries
-from podium.web.selectors.standings import frozen_tables, round_tables, stage_rounds, version_tag
+from podium.web.selectors.standings import frozen_tables, stage_rounds
+from podium.web.versions import stage_tag
 
 router = Router(auth=BearerToken(optional=True), tags=["read"])
+RENDERER = JSONRenderer()  # the API's own (Django Ninja's default)
 
 RoundNumber = Path(..., ge=1, le=MAX_ROUND)
 
@@ -234,31 +239,50 @@ def standings_get(
         shown = next((v for v in versions if v.version == version), None)
         if shown is None:
             raise Http404
-        state, tables = Publication.State.FINAL, frozen_tables(the_stage, shown)
-        problems, drafts = [], []
-    else:
-        etag = version_tag(event, the_stage, round, staff)
-        asked = [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]
-        if etag in asked or f"W/{etag}" in asked:
-            not_modified = HttpResponseNotModified()
-            not_modified["ETag"] = etag
-            return not_modified
-        view = round_tables(event, the_stage, round, staff)
-        if not view.visible:
-            raise Http404
-        response["ETag"] = etag
-        versions, shown = view.versions, view.frozen
-        state, tables, problems, drafts = view.state, view.tables, view.problems, view.draft_tours
+        return _standings(event, the_stage, round, Publication.State.FINAL, shown, versions,
+                          frozen_tables(the_stage, shown))  # fmt: skip
+    tag = stage_tag(event.slug, the_stage)
+    current = polls.still_current(request, tag, round, "api")
+    if current is not None:
+        return polls.not_modified(current)
+    view = live_round(event, the_stage, round, staff, tag)
+    if not view.visible:
+        raise Http404
+
+    def answer() -> HttpResponse:
+        data = _standings(event, the_stage, round, view.state, view.frozen, view.versions,
+                          view.tables, view.problems, view.draft_tours)  # fmt: skip
+        made = StandingsOut.model_validate(data).model_dump(by_alias=True)
+        content = RENDERER.render(request, made, response_status=200)
+        answer = HttpResponse(content, content_type=f"{RENDERER.media_type}; charset=utf-8")
+        answer["ETag"] = polls.etag(tag, round, "api", who(staff))
+        return answer
+
+    # The same for every caller of a kind: made once per version (the previous one meanwhile).
+    return polls.snapshot(request, who(staff), tag, answer)
+
+
+def _standings(
+    event: Event,
+    stage: Stage,
+    round: int,
+    state: str,
+    shown: Publication | None,
+    versions: list[Publication],
+    tables: list[dict[str, Any]],
+    problems: list[str] | None = None,
+    drafts: list[int] | None = None,
+) -> dict[str, Any]:
     return {
         "event": event.slug,
         "rulebook": event.rulebook.key,
-        "stage": the_stage.key,
+        "stage": stage.key,
         "round": round,
         "state": state,
         "version": shown.version if shown else None,
         "as_of": _as_of(shown),
         "versions": _versions(versions),
         "tables": tables,
-        "problems": problems,
-        "draft_tours": drafts,
+        "problems": problems or [],
+        "draft_tours": drafts or [],
     }

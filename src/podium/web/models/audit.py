@@ -3,6 +3,9 @@
 Vocabulary:
 - audit entry: one action (``entry.register``, ``entry.cancel``…) with its actor, its event, the
   object it touched and the data that matters, written in the same transaction as the change.
+- scope: what of the event's standings the action can change — ``""`` every table of the event,
+  a stage's key that stage's tables, ``"-"`` none (see ``podium.web.versions``); the version
+  tags of the live tables are read from the entries of their scopes.
 """
 
 from __future__ import annotations
@@ -25,9 +28,11 @@ class AuditEntry(models.Model):
     target = models.CharField(max_length=200, blank=True)
     data = models.JSONField(default=dict, encoder=DjangoJSONEncoder)
     at = models.DateTimeField(auto_now_add=True)
+    scope = models.CharField(max_length=60, blank=True, default="")
 
     class Meta:
         ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["event", "scope", "id"], name="audit_scope")]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.target}"

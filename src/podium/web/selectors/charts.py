@@ -16,8 +16,9 @@ Vocabulary:
   non-finishers in one bar beside it; the cut: the time of the last entrant through the
   domestic pool (the table's first pool of official entrants, e.g. the 50th Czech).
 - squad lines: each player's games recorded so far, one line per player of a squad.
-- cached charts: a round's charts are drawn once per version tag (``version_tag``: its
-  results, checks, publication and the visitor's kind and language) and kept for 10 minutes.
+- drawn once: a round's charts are drawn once per version tag of its stage
+  (``podium.web.versions``), kind of visitor and language, by one process (single flight), from
+  the live round its tables are also made of.
 - as of a moment: the charts of the round as it stood then (the staff's view of a past table),
   drawn from the results and rulings in force at that moment; never cached.
 """
@@ -32,8 +33,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.core.cache import cache
 from django.template.defaultfilters import floatformat
+from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -53,16 +54,18 @@ from podium.rules.schema import (
     TeamSolveStage,
     TimedSolveStage,
 )
+from podium.web import flight
 from podium.web.charts import draw
 from podium.web.models import Event, Result, Squad
 from podium.web.selectors.bowling import squad_players
+from podium.web.selectors.live import live_round, who
 from podium.web.selectors.results import current_results, publication_state, stage_rows
 from podium.web.selectors.stages import rounds_of
-from podium.web.selectors.standings import round_tables, season_tours, version_tag, visible
+from podium.web.selectors.standings import round_tables, season_tours, visible
 from podium.web.selectors.texts import rt
+from podium.web.versions import stage_tag
 
 LEADERS = 3
-CACHE_SECONDS = 600
 
 
 @dataclass(frozen=True)
@@ -96,12 +99,10 @@ def stage_charts(
         return []
     if at is not None:
         return _drawn(event, stage, round, staff, at)
-    key = f"podium:charts:{event.pk}:{stage.key}:{round}:{version_tag(event, stage, round, staff)}"
-    charts: list[Chart] | None = cache.get(key)
-    if charts is None:
-        charts = _drawn(event, stage, round, staff)
-        cache.set(key, charts, CACHE_SECONDS)
-    return charts
+    language = translation.get_language() or ""
+    subject = f"podium:charts:{event.slug}:{stage.key}:{round}:{who(staff)}:{language}"
+    tag = stage_tag(event.slug, stage)
+    return flight.once(subject, tag, lambda: _drawn(event, stage, round, staff), exact=True)[1]
 
 
 def _drawn(
@@ -313,7 +314,10 @@ def finish_charts(
     staff: bool,
     at: dt.datetime | None = None,
 ) -> list[Chart]:
-    view = round_tables(event, stage, round, staff, at)
+    if at is None:
+        view = live_round(event, stage, round, staff, stage_tag(event.slug, stage))
+    else:
+        view = round_tables(event, stage, round, staff, at)
     if not view.visible:
         return []
     charts = [finish_chart(stage, table) for table in view.tables]

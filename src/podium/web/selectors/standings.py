@@ -13,11 +13,7 @@ Vocabulary:
   teams by label), ``next`` (the quota it is next for, or "") and ``unverified``.
 - next by quota: the entrants in the first place below the cut of an advancement pool. Live,
   the engine's decision says so; for a frozen table the pool is replayed over the row data.
-- version tag: the ETag of a round's table for one kind of visitor: the newest result,
-  verification, publication, clock signal and advancement of the round (a season: of its tours
-  too), the newest ruling of the event (verdict, sanction or its lifting, withdrawal), who asks
-  (staff or not) and the language. Read from the database, so every app process computes the
-  same tag.
+- version tag: whether anything a table shows changed; see ``podium.web.versions``.
 """
 
 from __future__ import annotations
@@ -27,8 +23,6 @@ from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
 
-from django.db.models import Max, Q
-from django.utils import translation
 from django.utils.dateparse import parse_datetime
 
 from podium.engine.advancement import Decision
@@ -38,15 +32,9 @@ from podium.engine.errors import InputError
 from podium.engine.standings import Table
 from podium.rules.schema import ChgkSeasonStage, Pool, Stage
 from podium.web.models import (
-    Advancement,
     Event,
     Publication,
     Result,
-    Sanction,
-    Signal,
-    Verdict,
-    Verification,
-    Withdrawal,
 )
 from podium.web.selectors.results import (
     ITEM_FORMATS,
@@ -276,36 +264,3 @@ def _next_frozen(rows: list[dict[str, Any]], pools: tuple[Pool, ...]) -> dict[st
                 break
             taken += len(tied_rows)
     return following
-
-
-def _newest(rows: Any) -> int:
-    found: int = rows.aggregate(m=Max("id"))["m"] or 0
-    return found
-
-
-def version_tag(event: Event, stage: Stage, round: int, staff: bool) -> str:
-    """The ETag of the round's table as the visitor sees it (see the module's vocabulary)."""
-    scope = Q(stage=stage.key, round=round)
-    if isinstance(stage, ChgkSeasonStage):
-        scope |= Q(stage=stage.tour)  # every tour the season sums
-    results = Result.objects.filter(scope, event=event)
-    moves = Advancement.objects.filter(
-        Q(to_stage=stage.key) | Q(from_stage=stage.key, from_round=round), event=event
-    )
-    parts = [
-        round,
-        _newest(results),
-        _newest(Verification.objects.filter(result__in=results)),
-        _newest(Publication.objects.filter(scope, event=event)),
-        _newest(Signal.objects.filter(event=event, stage=stage.key, round=round)),
-        _newest(moves),
-        moves.filter(withdrawn_at__isnull=False).count(),  # a withdrawal changes a row in place
-        # Rulings change rows without a new result (see ``podium.web.selectors.rulings``).
-        _newest(Verdict.objects.filter(appeal__event=event)),
-        _newest(Sanction.objects.filter(event=event)),
-        Sanction.objects.filter(event=event, lifted_at__isnull=False).count(),
-        _newest(Withdrawal.objects.filter(entry__event=event)),
-        "s" if staff else "p",
-        translation.get_language() or "",
-    ]
-    return '"' + "-".join(str(p) for p in parts) + '"'

@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils.translation import gettext as _
 
+from podium.web import versions
 from podium.web.models import AuditEntry, Event
 
 Actor = AbstractBaseUser | AnonymousUser | None
@@ -35,7 +36,13 @@ def refusal_text(refused: Refused) -> str:
 def audit(
     *, event: Event | None, actor: Actor, action: str, target: object = "", **data: Any
 ) -> AuditEntry:
+    """Records the action in the audit trail; once it commits, the live tables it can change
+    know they changed (``podium.web.versions``)."""
     user = actor if actor is not None and actor.is_authenticated else None
-    return AuditEntry.objects.create(
-        event=event, actor=user, action=action, target=str(target)[:200], data=data
+    scope = versions.scope_of(action, data)
+    entry = AuditEntry.objects.create(
+        event=event, actor=user, action=action, target=str(target)[:200], data=data, scope=scope
     )
+    if event is not None:
+        versions.changed(event.slug, scope)
+    return entry

@@ -2,12 +2,21 @@
 seconds, a projector view for the venue screen, and the frozen final versions.
 
 Vocabulary:
-- visible, shown round, version tag, page row: see ``podium.web.selectors.standings``.
+- visible, shown round, page row: see ``podium.web.selectors.standings``; version tag:
+  ``podium.web.versions``; live round: ``podium.web.selectors.live``.
 - fragment: the polled part of a page — the round's clocks and its tables. While the version
-  tag did not change it answers ``304 Not Modified``; when it did, the tables are rendered once
-  per tag and kept in Django's cache (shared by every app process when it is Redis), so many
-  viewers do not recompute them. The clocks are rendered fresh: they carry the server's time.
-- view: ``page`` (every column and the "why") or ``projector`` (large type, fewer columns).
+  tag did not change it answers ``304 Not Modified`` (mostly before this module runs: see
+  ``podium.web.polls``); when it did, the tables are computed and rendered once per version
+  (single flight, ``podium.web.flight``) and the whole answer kept as a snapshot, so thousands
+  of viewers cost one rendering. The clocks carry no server time of their own: every answer
+  says it in a header, which the clock script reads.
+- view: ``page`` (every column) or ``projector`` (large type, fewer columns).
+- why: a row's reasons, behind its name (``?why=<table>.<number>``): the fragment for the
+  page's script, or a page of its own without JavaScript. A table of thousands of rows stays
+  small because its reasons are fetched only when opened.
+- whole page: an anonymous visitor's page is itself a snapshot per version and language;
+  someone logged in gets it rendered (their name and forms are on it), the tables still from
+  the cache.
 """
 
 from __future__ import annotations
@@ -16,20 +25,22 @@ import datetime as dt
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils import translation
-from django.utils.cache import patch_cache_control
-from django.utils.safestring import mark_safe
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import urlencode
+from django.utils.safestring import SafeString, mark_safe
 
 from podium.rules.schema import Stage
+from podium.web import flight, polls, versions
 from podium.web.models import Event, Publication
 from podium.web.selectors.appeals import published_verdicts
 from podium.web.selectors.charts import stage_charts
 from podium.web.selectors.clock import stage_clocks
+from podium.web.selectors.live import find_row, live_round, who
 from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.selectors.stages import has_calendar, rounds_of
 from podium.web.selectors.standings import (
@@ -37,11 +48,10 @@ from podium.web.selectors.standings import (
     round_tables,
     shown_round,
     stage_rounds,
-    version_tag,
 )
 
 POLL = "every 3s"
-CACHE_SECONDS = 600
+WHY = "?why="
 
 
 def public_event(request: HttpRequest, slug: str) -> tuple[Event, bool]:
@@ -86,41 +96,75 @@ def _fragment_url(event: Event, stage: Stage, round: int, view: str) -> str:
     return reverse("standings:table" if len(args) == 2 else "standings:round-table", args=args)
 
 
-def _tables_html(event: Event, stage: Stage, round: int, staff: bool, etag: str, view: str) -> str:
-    """The round's tables, rendered once per version tag (see the module's vocabulary)."""
-    key = f"podium:standings:{event.pk}:{stage.key}:{round}:{view}:{etag}"
-    html = cache.get(key)
-    if html is None:
+def _points(stage: Stage) -> dict[str, Any]:
+    return {
+        "points": stage.points is not None,
+        "points_format": f"-{stage.points.decimals}" if stage.points else "",
+    }
+
+
+def _tables_html(
+    event: Event, stage: Stage, round: int, staff: bool, tag: str, view: str
+) -> SafeString:
+    """The round's tables rendered at ``tag``, once per version and language."""
+    language = translation.get_language() or ""
+    subject = f"podium:html:{event.slug}:{stage.key}:{round}:{view}:{who(staff)}:{language}"
+
+    def draw() -> str:
         context = {
             "event": event,
             "stage": stage,
             "round": round,
-            "view": round_tables(event, stage, round, staff),
-            "points": stage.points is not None,
-            "points_format": f"-{stage.points.decimals}" if stage.points else "",
+            "view": live_round(event, stage, round, staff, tag),
             "compact": view == "projector",
+            "why_link": WHY,
+            **_points(stage),
         }
-        html = render_to_string("podium/standings/_round.html", context)
-        cache.set(key, html, CACHE_SECONDS)
-    return mark_safe(html)  # rendered by our own template, which escapes what it shows
+        return render_to_string("podium/standings/_round.html", context)
+
+    # Rendered by our own template, which escapes what it shows.
+    return mark_safe(flight.once(subject, tag, draw, exact=True)[1])
 
 
-def _live_context(event: Event, stage: Stage, round: int, staff: bool, view: str) -> dict[str, Any]:
-    etag = version_tag(event, stage, round, staff)
-    clocks = stage_clocks(event, stage, round)
+def _live_context(
+    event: Event, stage: Stage, round: int, staff: bool, view: str, tag: str
+) -> dict[str, Any]:
+    clocks = [
+        clock | {"server_now": None}  # said by a header: the answer may be served much later
+        for clock in stage_clocks(event, stage, round)
+    ]
     return {
-        "etag": etag,
+        "etag": polls.etag(tag, round, view, who(staff), translation.get_language() or ""),
         "poll": POLL,
         "table_url": _fragment_url(event, stage, round, view),
-        "table_html": _tables_html(event, stage, round, staff, etag, view),
+        "table_html": _tables_html(event, stage, round, staff, tag, view),
         "clocks": clocks if any(c["state"] != "waiting" for c in clocks) else [],
     }
 
 
-def _no_cache(response: HttpResponse) -> HttpResponse:
+def _no_cache(response: HttpResponseBase) -> HttpResponseBase:
     patch_cache_control(response, no_cache=True)
-    response["Vary"] = "Cookie"
+    patch_vary_headers(response, ("Cookie",))
     return response
+
+
+def _whole(request: HttpRequest, staff: bool) -> bool:
+    """Whether the page is the same for every visitor like this one (a snapshot; see the
+    vocabulary): anonymous, asking nothing of its own."""
+    return not staff and polls.anonymous(request) and not request.GET
+
+
+def _served(request: HttpRequest, staff: bool, tag: str, page: Any, etag: str) -> HttpResponseBase:
+    """The page, as a snapshot for an anonymous visitor, rendered for anyone else."""
+
+    def rendered() -> HttpResponse:
+        response: HttpResponse = page()
+        response["ETag"] = etag
+        return response
+
+    if _whole(request, staff):
+        return polls.snapshot(request, "p", tag, rendered)
+    return _no_cache(rendered())
 
 
 def stages_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -137,39 +181,72 @@ def stages_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "podium/standings/stages.html", context)
 
 
-def _round_page(request: HttpRequest, slug: str, stage: str, round: int | None) -> HttpResponse:
+def _why(
+    request: HttpRequest,
+    event: Event,
+    stage: Stage,
+    round: int,
+    tables: list[dict[str, Any]],
+    back: str,
+) -> HttpResponse:
+    """One row's reasons (see the vocabulary); 404 for a row the table does not have."""
+    found = find_row(tables, request.GET.get("why", ""))
+    if found is None:
+        raise Http404
+    table, row = found
+    context = {"event": event, "stage": stage, "round": round, "table": table, "row": row,
+               "back": f"{back}#row-{table['key']}-{row.get('number') or row['id']}"}  # fmt: skip
+    if request.htmx:
+        return render(request, "podium/standings/_why.html", context)
+    return render(request, "podium/standings/why.html", context)
+
+
+def _round_page(request: HttpRequest, slug: str, stage: str, round: int | None) -> HttpResponseBase:
     event, staff = public_event(request, slug)
     the_stage = _stage(event, stage)
+    tag = versions.stage_tag(event.slug, the_stage)
     rounds = stage_rounds(event, the_stage, staff)
     if round is None:
         round = shown_round(the_stage, rounds)
     else:
         _check_round(event, the_stage, round)
-    context: dict[str, Any] = {
-        "event": event,
-        "stage": the_stage,
-        "staff": staff,
-        "tab": "standings",
-        "rounds": rounds if has_calendar(the_stage) else [],
-        "round": round,
-        "current": next((r for r in rounds if r.number == round), None),
-    }
-    if round is not None:
-        context |= _live_context(event, the_stage, round, staff, "page")
-        context["projector_url"] = reverse(
-            "standings:projector", args=_round_args(event, the_stage, round)
-        )
-        moment = _as_of(request, event) if staff else None
-        context["charts"] = stage_charts(event, the_stage, round, staff, moment)
-        shown = context["current"]
-        if the_stage.format == "chgk-tour" and shown and shown.visible and moment is None:
-            context["verdicts"] = published_verdicts(event, the_stage.key, round)
-        if moment is not None:  # the table as it stood then: no polling, never cached
-            context["as_of"] = moment
-            context["as_of_view"] = round_tables(event, the_stage, round, staff, moment)
-            context["points"] = the_stage.points is not None
-            context["points_format"] = f"-{the_stage.points.decimals}" if the_stage.points else ""
-    return _no_cache(render(request, "podium/standings/stage.html", context))
+    moment = _as_of(request, event) if staff else None
+    if "why" in request.GET and round is not None:
+        if moment is not None:
+            tables = round_tables(event, the_stage, round, staff, moment).tables
+        else:
+            tables = live_round(event, the_stage, round, staff, tag).tables
+        return _no_cache(_why(request, event, the_stage, round, tables, request.path))
+
+    def page() -> HttpResponse:
+        context: dict[str, Any] = {
+            "event": event,
+            "stage": the_stage,
+            "staff": staff,
+            "tab": "standings",
+            "rounds": rounds if has_calendar(the_stage) else [],
+            "round": round,
+            "current": next((r for r in rounds if r.number == round), None),
+        }
+        if round is not None:
+            if moment is None:
+                context |= _live_context(event, the_stage, round, staff, "page", tag)
+            context["projector_url"] = reverse(
+                "standings:projector", args=_round_args(event, the_stage, round)
+            )
+            context["charts"] = stage_charts(event, the_stage, round, staff, moment)
+            shown = context["current"]
+            if the_stage.format == "chgk-tour" and shown and shown.visible and moment is None:
+                context["verdicts"] = published_verdicts(event, the_stage.key, round)
+            if moment is not None:  # the table as it stood then: no polling, never cached
+                context["as_of"] = moment
+                context["as_of_view"] = round_tables(event, the_stage, round, staff, moment)
+                context["why_link"] = "?" + urlencode({"as_of": request.GET["as_of"]}) + "&why="
+                context |= _points(the_stage)
+        return render(request, "podium/standings/stage.html", context)
+
+    language = translation.get_language() or ""
+    return _served(request, staff, tag, page, polls.etag(tag, round or 0, "whole", "p", language))
 
 
 def _as_of(request: HttpRequest, event: Event) -> dt.datetime | None:
@@ -184,19 +261,20 @@ def _as_of(request: HttpRequest, event: Event) -> dt.datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=event.zone)
 
 
-def stage_page(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
+def stage_page(request: HttpRequest, slug: str, stage: str) -> HttpResponseBase:
     return _round_page(request, slug, stage, None)
 
 
-def round_page(request: HttpRequest, slug: str, stage: str, round: int) -> HttpResponse:
+def round_page(request: HttpRequest, slug: str, stage: str, round: int) -> HttpResponseBase:
     return _round_page(request, slug, stage, round)
 
 
 def projector_page(
     request: HttpRequest, slug: str, stage: str, round: int | None = None
-) -> HttpResponse:
+) -> HttpResponseBase:
     event, staff = public_event(request, slug)
     the_stage = _stage(event, stage)
+    tag = versions.stage_tag(event.slug, the_stage)
     rounds = stage_rounds(event, the_stage, staff)
     if round is None:
         round = shown_round(the_stage, rounds)
@@ -204,33 +282,46 @@ def projector_page(
             raise Http404
     else:
         _check_round(event, the_stage, round)
-    current = next((r for r in rounds if r.number == round), None)
-    context = {"event": event, "stage": the_stage, "round": round, "current": current}
-    context |= _live_context(event, the_stage, round, staff, "projector")
-    return _no_cache(render(request, "podium/standings/projector.html", context))
+    shown: int = round
+
+    def page() -> HttpResponse:
+        current = next((r for r in rounds if r.number == shown), None)
+        context = {"event": event, "stage": the_stage, "round": shown, "current": current}
+        context |= _live_context(event, the_stage, shown, staff, "projector", tag)
+        return render(request, "podium/standings/projector.html", context)
+
+    language = translation.get_language() or ""
+    return _served(request, staff, tag, page, polls.etag(tag, shown, "screen", "p", language))
 
 
-def _fragment(request: HttpRequest, slug: str, stage: str, round: int, view: str) -> HttpResponse:
+def _fragment(
+    request: HttpRequest, slug: str, stage: str, round: int, view: str
+) -> HttpResponseBase:
     """The clocks and tables alone (for htmx); ``304`` while nothing of the round changed."""
     event, staff = public_event(request, slug)
     the_stage = _stage(event, stage)
     _check_round(event, the_stage, round)
-    etag = version_tag(event, the_stage, round, staff)
-    asked = [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]
-    if etag in asked or f"W/{etag}" in asked:
-        response: HttpResponse = HttpResponseNotModified()
-    else:
-        context = _live_context(event, the_stage, round, staff, view)
+    tag = versions.stage_tag(event.slug, the_stage)
+    current = polls.still_current(request, tag, round, view)
+    if current is not None:
+        return _no_cache(polls.not_modified(current))
+
+    def fragment() -> HttpResponse:
+        context = _live_context(event, the_stage, round, staff, view, tag)
         response = render(request, "podium/standings/_live.html", context)
-    response["ETag"] = etag
-    return _no_cache(response)
+        response["ETag"] = context["etag"]
+        return response
+
+    return _no_cache(polls.snapshot(request, who(staff), tag, fragment))
 
 
-def table_fragment(request: HttpRequest, slug: str, stage: str, round: int = 1) -> HttpResponse:
+def table_fragment(request: HttpRequest, slug: str, stage: str, round: int = 1) -> HttpResponseBase:
     return _fragment(request, slug, stage, round, "page")
 
 
-def projector_fragment(request: HttpRequest, slug: str, stage: str, round: int = 1) -> HttpResponse:
+def projector_fragment(
+    request: HttpRequest, slug: str, stage: str, round: int = 1
+) -> HttpResponseBase:
     return _fragment(request, slug, stage, round, "projector")
 
 
@@ -244,15 +335,18 @@ def version_page(
         Publication.objects.select_related("changed_by"),
         event=event, stage=stage, round=round, state=Publication.State.FINAL, version=version,
     )  # fmt: skip
+    tables = frozen_tables(the_stage, publication)
+    if "why" in request.GET:
+        return _why(request, event, the_stage, round, tables, request.path)
     context = {
         "event": event,
         "stage": the_stage,
         "publication": publication,
         "as_of": (publication.table or {}).get("as_of", ""),
-        "tables": frozen_tables(the_stage, publication),
-        "points": the_stage.points is not None,
-        "points_format": f"-{the_stage.points.decimals}" if the_stage.points else "",
+        "tables": tables,
+        "why_link": WHY,
         "organizer": is_organizer(request.user, event),
+        **_points(the_stage),
     }
     return render(request, "podium/publication/version.html", context)
 
