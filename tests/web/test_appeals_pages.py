@@ -115,16 +115,13 @@ def field_html(page: str, name: str) -> str:
 
 
 def points_of(page: str) -> dict[str, tuple[str, str]]:
-    """name → (official place, points) of every row of the standings table."""
+    """name → (official place, points) of every row of the standings table (its columns:
+    place, position, number, name, score, points, marks)."""
     found = {}
     for row in re.findall(r'<tr id="row-all-\d+".*?</tr>', page, re.S):
-        name = re.search(r'<td class="name">(?:<a [^>]*>)?([^<]*)(?:</a>)?</td>', row)
-        place = re.search(r'<td class="official-place">([^<]*)</td>', row)
-        points = re.search(r'<td class="points">([^<]*)</td>', row)
-        assert name
-        assert place
-        assert points
-        found[name.group(1)] = (place.group(1), points.group(1))
+        cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td>(.*?)</td>", row)]
+        place, _position, _number, name, _score, points = cells[:6]
+        found[name] = (place, points)
     return found
 
 

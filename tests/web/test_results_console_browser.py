@@ -74,7 +74,7 @@ def test_a_referee_taps_finishes_on_a_phone_and_the_public_sees_them(
 
     public.wait_for_selector("#row-A-1", timeout=5000)  # no reload: swapped in by the poll
     assert public.evaluate("window.notReloaded") is True
-    public.locator("#row-A-1 td.name a").click()
+    public.locator("#row-A-1 td:nth-child(4) a").click()
     public.wait_for_selector("#row-A-1 + tr.why-row li")
     why = public.locator("#row-A-1 + tr.why-row").inner_text()
     assert "+ 1 missing piece × 10 s" in why
@@ -83,7 +83,7 @@ def test_a_referee_taps_finishes_on_a_phone_and_the_public_sees_them(
     phone.locator("#entry-2").get_by_role("button", name="Finished").click()
     phone.wait_for_selector("text=#2 Bohdan Malý finished:")
     public.wait_for_selector("#row-A-2", timeout=5000)
-    names = public.locator("#standings tbody td.name").all_inner_texts()
+    names = public.locator("#standings tbody td:nth-child(4)").all_inner_texts()
     assert sorted(names) == ["Anna Nová", "Bohdan Malý"]
     public.screenshot(path="/tmp/podium-standings-public.png", full_page=True)
     assert anna.results.count() == 2  # the finish and the missing pieces: append-only

@@ -1,10 +1,26 @@
-"""``podium serve`` and ``podium manage …``: the web application from an installed package."""
+"""``podium serve`` and ``podium manage …``: the web application from an installed package.
+
+Vocabulary:
+- development server: Django's own, one process, a thread per request — for a laptop.
+- production server: gunicorn with worker processes of a few threads each (``--workers``,
+  ``--threads``), behind a reverse proxy; debug off, static files collected (hashed names,
+  compressed) and served by whitenoise; at most workers × threads database connections on this
+  machine (each process pools its own). Before anything starts, the environment is checked
+  (``podium.web.deployment``) and a setting it cannot run with is refused in one line.
+- shared cache: without ``REDIS_URL`` the processes could not share version tags, rendered
+  tables and rate limits, so production then runs one worker process.
+"""
 
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import typer
+
+# Any number will do as long as it is Podium's alone: it keeps two machines starting at once
+# from migrating the same PostgreSQL database together.
+MIGRATION_LOCK = 0x50_6F_64_69_75_6D
 
 
 def django_ready() -> None:
@@ -23,15 +39,112 @@ def manage(ctx: typer.Context) -> None:
     execute_from_command_line(["podium manage", *ctx.args])
 
 
+def _refuse(line: str) -> None:
+    typer.echo(f"podium: cannot serve in production: {line}", err=True)
+    raise typer.Exit(2)
+
+
+def _migrate() -> None:
+    from django.core.management import call_command
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        call_command("migrate", interactive=False, verbosity=0)
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock(%s)", [MIGRATION_LOCK])
+        try:
+            call_command("migrate", interactive=False, verbosity=0)
+        finally:
+            cursor.execute("SELECT pg_advisory_unlock(%s)", [MIGRATION_LOCK])
+
+
+def _let_go_of_connections() -> None:
+    """Closes this process's connections and pools: the workers are forked from it and must
+    each open their own."""
+    from django.db import connections
+
+    for connection in connections.all(initialized_only=True):
+        connection.close()
+        close_pool = getattr(connection, "close_pool", None)
+        if close_pool is not None:
+            close_pool()
+
+
+def _gunicorn(address: str, workers: int, threads: int) -> None:
+    from gunicorn.app.base import BaseApplication
+
+    options: dict[str, Any] = {
+        "bind": address,
+        "workers": workers,
+        "worker_class": "gthread",
+        "threads": threads,
+        "timeout": 60,
+        "graceful_timeout": 30,
+        "keepalive": 5,
+        "max_requests": 5000,
+        "max_requests_jitter": 500,
+        "accesslog": "-" if os.environ.get("PODIUM_ACCESS_LOG") == "1" else None,
+        "errorlog": "-",
+        "forwarded_allow_ips": os.environ.get("PODIUM_FORWARDED_ALLOW_IPS", "127.0.0.1,::1"),
+        "proc_name": "podium",
+        # gunicorn 27's runtime control socket, one path per user: two servers on a machine
+        # would share it, and Podium needs none.
+        "control_socket_disable": True,
+    }
+
+    class Server(BaseApplication):  # type: ignore[misc]
+        def load_config(self) -> None:
+            for key, value in options.items():
+                if key in self.cfg.settings:  # older gunicorn releases lack the newest ones
+                    self.cfg.set(key, value)
+
+        def load(self) -> Any:
+            from podium.web.wsgi import application
+
+            return application
+
+    Server().run()
+
+
 def serve(
     address: str = typer.Option("127.0.0.1:8000", help="Address and port to listen on."),
     demo: bool = typer.Option(False, "--demo", help="Load the demo events first."),
+    production: bool = typer.Option(
+        False,
+        "--production",
+        help="Serve a real event: gunicorn, debug off, static files collected "
+        "(see the README's 'Running a real event').",
+    ),
+    workers: int = typer.Option(
+        0, "--workers", min=0, help="Worker processes (production; default 2 per CPU + 1)."
+    ),
+    threads: int = typer.Option(4, "--threads", min=1, help="Threads per worker (production)."),
 ) -> None:
-    """Migrate the database and serve Podium (the development server, for a laptop)."""
+    """Migrate the database and serve Podium: the development server, or with --production
+    gunicorn for a real event."""
+    if production:
+        from podium.web.deployment import production_refusal
+
+        os.environ["PODIUM_PRODUCTION"] = "1"
+        os.environ["PODIUM_THREADS"] = str(threads)
+        refusal = production_refusal(os.environ)
+        if refusal:
+            _refuse(refusal)
     django_ready()
     from django.core.management import call_command
 
-    call_command("migrate", interactive=False, verbosity=0)
+    _migrate()
     if demo:
         call_command("load_demo")
-    call_command("runserver", address, use_reloader=False)
+    if not production:
+        call_command("runserver", address, use_reloader=False)
+        return
+    call_command("collectstatic", interactive=False, verbosity=0)
+    workers = workers or 2 * (os.cpu_count() or 1) + 1
+    if not os.environ.get("REDIS_URL") and workers > 1:
+        typer.echo("podium: no REDIS_URL, so one worker process (processes share the cache).")
+        workers = 1
+    _let_go_of_connections()
+    typer.echo(f"podium: serving on http://{address} with {workers} × {threads} threads")
+    _gunicorn(address, workers, threads)

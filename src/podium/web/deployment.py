@@ -57,6 +57,6 @@ def production_refusal(env: Mapping[str, str]) -> str | None:
         )
     if flag(env, "PODIUM_DEBUG"):
         return "PODIUM_DEBUG is on: debug pages show tracebacks and settings; unset it"
-    if "testserver" in allowed_hosts(env):
+    if "testserver" in words(env, "PODIUM_ALLOWED_HOSTS", PRODUCTION_HOSTS):
         return "PODIUM_ALLOWED_HOSTS includes testserver (the test client's host): remove it"
     return None

@@ -128,7 +128,9 @@ def serve(request: HttpRequest, snapshot: Snapshot) -> HttpResponseBase:
     """The snapshot as the answer: ``304`` when the client has it, compressed when accepted."""
     if snapshot.etag in _asked(request):
         return not_modified(snapshot.etag, snapshot.language)
-    if "gzip" in request.headers.get("Accept-Encoding", ""):
+    if request.method == "HEAD":
+        response = HttpResponse(b"", content_type=snapshot.content_type)
+    elif "gzip" in request.headers.get("Accept-Encoding", ""):
         response = HttpResponse(snapshot.body, content_type=snapshot.content_type)
         response["Content-Encoding"] = "gzip"
     else:

@@ -173,6 +173,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
+    # A 404 or a refused form is an answer, not an incident; errors (500s) are logged.
+    "loggers": {"django.request": {"level": "ERROR"}},
 }
 
 # Messages to participants (e.g. "you moved up from the waiting list"). Without a mail server

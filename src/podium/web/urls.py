@@ -4,7 +4,11 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
+from podium.web.views import errors, health, languages
+
 urlpatterns = [
+    path("healthz", health.healthz, name="healthz"),
+    path("i18n/choose/", languages.choose, name="language"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/", include("podium.web.api.urls")),
@@ -38,3 +42,8 @@ urlpatterns += i18n_patterns(
     path("export/", include("podium.web.views.exports")),
     prefix_default_language=False,
 )
+
+handler400 = errors.bad_request
+handler403 = errors.forbidden
+handler404 = errors.not_found
+handler500 = errors.server_error

@@ -30,7 +30,7 @@
   }
 
   document.addEventListener("click", function (event) {
-    var link = event.target.closest("#standings table.standings td.name a");
+    var link = event.target.closest("#standings table.linked a[href^='?']");
     if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) { return; }
     event.preventDefault();
     var row = link.closest("tr");
@@ -52,7 +52,7 @@
   document.addEventListener("htmx:afterSwap", function () {
     Object.keys(open).forEach(function (id) {
       var row = document.getElementById(id);
-      var link = row && row.querySelector("td.name a");
+      var link = row && row.querySelector("a[href^='?']");
       if (link) { show(link).catch(function () { delete open[id]; }); } else { delete open[id]; }
     });
   });

@@ -1,0 +1,62 @@
+"""Podium's own error pages: short, in the visitor's language, never a traceback.
+
+Vocabulary:
+- error page: drawn from one template with no request context, so it needs neither the
+  database nor a session (it must work when they are what failed).
+- database unreachable: an error the database raised while connecting or answering; the page
+  says so and asks to try again shortly (``503`` with ``Retry-After``), rather than a bare
+  "server error".
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from django.db import DatabaseError, InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+RETRY_S = 30
+
+
+def page(status: int, title: str, message: str) -> HttpResponse:
+    html = render_to_string(
+        "podium/errors/page.html", {"status": status, "title": title, "message": message}
+    )
+    return HttpResponse(html, status=status)
+
+
+def bad_request(request: HttpRequest, exception: Any = None) -> HttpResponse:
+    return page(400, _("Bad request"), _("The address or the form sent could not be read."))
+
+
+def forbidden(request: HttpRequest, exception: Any = None) -> HttpResponse:
+    return page(403, _("Not allowed"), _("You may not open this page."))
+
+
+def not_found(request: HttpRequest, exception: Any = None) -> HttpResponse:
+    return page(404, _("Page not found"), _("There is no page at this address."))
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    failed = sys.exc_info()[1]
+    if isinstance(failed, OperationalError | InterfaceError) or (
+        isinstance(failed, DatabaseError) and "connect" in str(failed).lower()
+    ):
+        response = page(
+            503,
+            _("Results are out of reach for a moment"),
+            _(
+                "Podium cannot reach its database right now. Nothing you already saved is "
+                "lost; please try again in a minute."
+            ),
+        )
+        response["Retry-After"] = str(RETRY_S)
+        return response
+    return page(
+        500,
+        _("Something went wrong"),
+        _("Podium could not answer this request. The error is logged; please try again."),
+    )

@@ -1,0 +1,80 @@
+"""``podium serve --production`` refuses, in one line and before anything starts, an environment
+it cannot run a real event with; with the documented settings Django's deployment check is
+clean. Run as the command a newcomer types, in a process of its own."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from podium.web.deployment import DEVELOPMENT_KEY
+
+PODIUM = str(Path(sys.executable).with_name("podium"))
+GOOD_KEY = "k3Jq-9vXz_" * 7
+
+
+def run(args: list[str], tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("PODIUM_")}
+    clean.pop("REDIS_URL", None)
+    clean |= {"PODIUM_DATA_DIR": str(tmp_path)} | env
+    return subprocess.run(
+        [PODIUM, *args], env=clean, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "says"),
+    [
+        ({}, "PODIUM_SECRET_KEY is not set"),
+        ({"PODIUM_SECRET_KEY": DEVELOPMENT_KEY}, "PODIUM_SECRET_KEY is the development key"),
+        ({"PODIUM_SECRET_KEY": "secret"}, "PODIUM_SECRET_KEY is too weak (at least 50"),
+        ({"PODIUM_SECRET_KEY": "a" * 60}, "PODIUM_SECRET_KEY is too weak"),
+        ({"PODIUM_SECRET_KEY": GOOD_KEY, "PODIUM_DEBUG": "1"}, "PODIUM_DEBUG is on"),
+        (
+            {
+                "PODIUM_SECRET_KEY": GOOD_KEY,
+                "PODIUM_ALLOWED_HOSTS": "results.example.org,testserver",
+            },
+            "PODIUM_ALLOWED_HOSTS includes testserver",
+        ),
+    ],
+)
+def test_production_refuses_to_start_without_what_it_needs(
+    tmp_path: Path, env: dict[str, str], says: str
+) -> None:
+    done = run(["serve", "--production", "--address", "127.0.0.1:1"], tmp_path, **env)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("podium: cannot serve in production: ")
+    assert says in lines[0]
+    assert done.stdout == ""
+    assert not (tmp_path / "podium.sqlite3").exists()  # nothing started, nothing migrated
+
+
+def test_the_documented_settings_pass_the_deployment_check(tmp_path: Path) -> None:
+    documented = {
+        "PODIUM_PRODUCTION": "1",
+        "PODIUM_SECRET_KEY": GOOD_KEY,
+        "PODIUM_ALLOWED_HOSTS": "results.example.org",
+        "PODIUM_HTTPS": "1",
+        "PODIUM_HSTS_PRELOAD": "1",
+    }
+    done = run(["manage", "check", "--deploy"], tmp_path, **documented)
+    assert done.returncode == 0, done.stderr
+    assert "System check identified no issues (0 silenced)." in done.stdout
+    # Without HTTPS behind the proxy, the check says what is missing.
+    plain = run(["manage", "check", "--deploy"], tmp_path, **(documented | {"PODIUM_HTTPS": "0"}))
+    assert "SECURE_HSTS_SECONDS" in plain.stderr + plain.stdout
+    assert "SESSION_COOKIE_SECURE" in plain.stderr + plain.stdout
+
+
+def test_debug_stays_off_unless_asked_for(tmp_path: Path) -> None:
+    code = "from django.conf import settings; print(settings.DEBUG)"
+    assert run(["manage", "shell", "-c", code], tmp_path).stdout.splitlines()[-1] == "False"
+    asked = run(["manage", "shell", "-c", code], tmp_path, PODIUM_DEBUG="1")
+    assert asked.stdout.splitlines()[-1] == "True"

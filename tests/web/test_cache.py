@@ -1,0 +1,42 @@
+"""The shared cache (``podium.web.cache``): Redis, and when Redis does not answer, a cache that
+misses quickly and says it is down instead of breaking the page."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+
+import pytest
+
+from podium.web.cache import SharedRedisCache, is_down
+
+REDIS = os.environ.get("PODIUM_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+def test_redis_shared_between_two_clients() -> None:
+    prefix = f"test-{secrets.token_hex(4)}"
+    one = SharedRedisCache(REDIS, {"KEY_PREFIX": prefix})
+    other = SharedRedisCache(REDIS, {"KEY_PREFIX": prefix})  # another process's client
+    one.set("tag", ("7", "12x40"), timeout=10)
+    assert other.get("tag") == ("7", "12x40")
+    assert one.add("lock", 1, timeout=10)
+    assert not other.add("lock", 1, timeout=10)
+    one.set("n", 5, timeout=10)
+    assert other.incr("n") == 6
+    assert not is_down(one)
+    one.delete_many(["tag", "lock", "n"])
+
+
+def test_a_cache_that_does_not_answer_misses_fast_and_says_so() -> None:
+    dead = SharedRedisCache("redis://127.0.0.1:9/0", {})  # nothing listens on port 9
+    started = time.monotonic()
+    assert dead.get("tag", "missing") == "missing"
+    assert dead.is_down
+    for _ in range(100):  # skipped while it is known down: no timeout paid per call
+        assert dead.get_many(["a", "b"]) == {}
+        assert dead.add("lock", 1) is False
+        dead.set("x", 1)
+    assert time.monotonic() - started < 2
+    with pytest.raises(ValueError, match="not found"):
+        dead.incr("n")  # as for a missing key: the callers know what to do then

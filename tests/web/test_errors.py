@@ -1,0 +1,80 @@
+"""Podium's own error pages: translated, short, no traceback — and a database that cannot be
+reached is said to be that, with a 503 and when to try again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import OperationalError
+from django.test import Client
+
+from podium.web.views import public
+
+
+def test_a_missing_page_is_podiums_own_in_the_visitors_language(db: None) -> None:
+    english = Client().get("/e/no-such-event/")
+    assert english.status_code == 404
+    html = english.content.decode()
+    assert "<h1>Page not found</h1>" in html
+    assert "There is no page at this address." in html
+    assert "Traceback" not in html
+    czech = Client().get("/cs/e/no-such-event/")
+    assert czech.status_code == 404
+    assert 'lang="cs"' in czech.content.decode()
+    assert "Stránka nenalezena" in czech.content.decode()
+
+
+@pytest.fixture
+def failing_home(monkeypatch: pytest.MonkeyPatch) -> Any:
+    def fail_with(error: Exception) -> None:
+        def events() -> None:
+            raise error
+
+        monkeypatch.setattr(public, "public_events", events)
+
+    return fail_with
+
+
+def test_a_server_error_shows_no_traceback(db: None, failing_home: Any) -> None:
+    failing_home(RuntimeError("secret internals"))
+    response = Client(raise_request_exception=False).get("/")
+    assert response.status_code == 500
+    html = response.content.decode()
+    assert "Something went wrong" in html
+    assert "secret internals" not in html
+    assert "Traceback" not in html
+
+
+def test_an_unreachable_database_is_a_short_503_with_retry_after(db: None) -> None:
+    from django.utils import translation
+
+    from podium.web.views import errors
+
+    request = Client().request().wsgi_request
+    try:
+        raise OperationalError('connection to server at "db" failed: Connection refused')
+    except OperationalError:
+        with translation.override("ru"):
+            response = errors.server_error(request)
+    assert response.status_code == 503
+    assert response["Retry-After"] == "30"
+    html = response.content.decode()
+    assert "Connection refused" not in html
+    assert 'lang="ru"' in html
+    assert "Podium не может связаться со своей базой данных" in html
+
+
+def test_every_page_answers_a_database_failure_with_the_503_page(
+    db: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from podium.web.views import standings
+
+    def unreachable(*args: Any, **kwargs: Any) -> None:
+        raise OperationalError("could not connect to server")
+
+    monkeypatch.setattr(standings, "public_event", unreachable)
+    client = Client(raise_request_exception=False)
+    response = client.get("/standings/any-event/any-stage/")
+    assert response.status_code == 503
+    assert "try again in a minute" in response.content.decode()
