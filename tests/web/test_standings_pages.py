@@ -709,7 +709,7 @@ def test_a_2000_row_page_is_small_and_compressed(cz: Any) -> None:
             category="individuals",
             status=Entry.Status.CONFIRMED,
             group="AB"[n % 2],
-        )  # fmt: skip
+        )
         for n in range(1, 2001)
     )
     people = Person.objects.bulk_create(
@@ -717,7 +717,7 @@ def test_a_2000_row_page_is_small_and_compressed(cz: Any) -> None:
             first_name=names[e.number][0],
             last_name=names[e.number][1],
             country="DE" if e.number % 10 == 0 else "CZ",
-        )  # fmt: skip
+        )
         for e in entries
     )
     EntryMember.objects.bulk_create(
@@ -734,7 +734,7 @@ def test_a_2000_row_page_is_small_and_compressed(cz: Any) -> None:
             if e.number % 9
             else {"time": "", "pieces": str(300 + e.number % 200)},
             idempotency_key=f"b{e.number}",
-        )  # fmt: skip
+        )
         for e in entries
     )
     publication_set(event=event, stage=QUALI, state="preliminary", by=org)
