@@ -264,7 +264,7 @@ def test_a_worker_killed_mid_burst_loses_nothing_acknowledged(cluster: Cluster) 
 
     def send(number: int) -> tuple[int, int]:
         """Like a referee's program: sent again with the same key until answered."""
-        for attempt in range(20):
+        for _attempt in range(20):
             try:
                 status = _record(one, cluster.token, number, f"burst-{number}")
             except (OSError, http.client.HTTPException):
@@ -273,7 +273,7 @@ def test_a_worker_killed_mid_burst_loses_nothing_acknowledged(cluster: Cluster) 
             if status < 500:
                 return number, status
             time.sleep(0.2)
-        return number, -attempt
+        return number, -1  # never answered
 
     workers = subprocess.run(
         ["pgrep", "-P", str(one.process.pid)], capture_output=True, text=True, check=True
