@@ -20,6 +20,7 @@ GOOD_KEY = "k3Jq-9vXz_" * 7
 def run(args: list[str], tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("PODIUM_")}
     clean.pop("REDIS_URL", None)
+    clean.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the browser tests' own, never a server's
     clean |= {"PODIUM_DATA_DIR": str(tmp_path)} | env
     return subprocess.run(
         [PODIUM, *args], env=clean, capture_output=True, text=True, timeout=120, check=False

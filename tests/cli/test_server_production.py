@@ -174,6 +174,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     databases = _database(tmp)
     database_url = next(databases)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PODIUM_")}
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the browser tests' own, never a server's
     env |= {
         "DATABASE_URL": database_url,
         "REDIS_URL": REDIS,
