@@ -622,6 +622,10 @@ def test_a_changed_table_is_rendered_once_for_many_viewers(cz: Any, monkeypatch:
     pages = [Client().get(table_url(event)).content.decode() for _ in range(3)]
     assert len(computed) == 2
     assert all("Bohdan Malý" in page for page in pages)
+    # Opening rows' "why" reads their shelves: nothing computed again.
+    assert "Below Bohdan Malý" in why(stage_url(event), "A", 1)
+    assert "First: finished, time 1:05:00" in why(stage_url(event), "A", 2)
+    assert len(computed) == 2
 
 
 # --- battles: teams named by label, shown with their entry numbers --------------------------------

@@ -5,6 +5,9 @@ Vocabulary:
 - subject: what is computed, as a cache key prefix (``podium:html:<event>:<stage>:…``).
 - version: the version tag it is computed for (``podium.web.versions``); a value is kept in the
   shared cache under its subject and version for ``KEEP_S``.
+- retired version: once a newer version of a subject is made, the one before is kept only
+  ``GRACE_S`` more (for whoever is still reading it), so the cache holds about one version of
+  each subject however fast results come in.
 - flight: the computation of a subject at a version, under a lock in the shared cache held at
   most ``LOCK_S``. The process that takes the lock computes; the others answer with the newest
   version of the subject already computed (and its tag, so their clients ask again), or, when
@@ -25,6 +28,7 @@ from podium.web.cache import is_down
 T = TypeVar("T")
 
 KEEP_S = 600
+GRACE_S = 30
 LOCK_S = 60
 WAIT_S = 15.0
 PAUSE_S = 0.05
@@ -50,7 +54,10 @@ def once(
     if cache.add(flight, 1, timeout=LOCK_S):
         try:
             value = build()
+            before = cache.get(_newest_key(subject))
             cache.set_many({key: value, _newest_key(subject): version}, timeout=KEEP_S)
+            if before is not None and before != version:
+                cache.touch(f"{subject}@{before}", GRACE_S)
         finally:
             cache.delete(flight)
         return version, value

@@ -40,7 +40,7 @@ from podium.web.models import Event, Publication
 from podium.web.selectors.appeals import published_verdicts
 from podium.web.selectors.charts import stage_charts
 from podium.web.selectors.clock import stage_clocks
-from podium.web.selectors.live import find_row, live_round, who
+from podium.web.selectors.live import find_row, live_round, live_row, who
 from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.selectors.stages import has_calendar, rounds_of
 from podium.web.selectors.standings import (
@@ -186,11 +186,10 @@ def _why(
     event: Event,
     stage: Stage,
     round: int,
-    tables: list[dict[str, Any]],
+    found: tuple[dict[str, Any], dict[str, Any]] | None,
     back: str,
 ) -> HttpResponse:
     """One row's reasons (see the vocabulary); 404 for a row the table does not have."""
-    found = find_row(tables, request.GET.get("why", ""))
     if found is None:
         raise Http404
     table, row = found
@@ -212,11 +211,12 @@ def _round_page(request: HttpRequest, slug: str, stage: str, round: int | None) 
         _check_round(event, the_stage, round)
     moment = _as_of(request, event) if staff else None
     if "why" in request.GET and round is not None:
+        key = request.GET["why"]
         if moment is not None:
-            tables = round_tables(event, the_stage, round, staff, moment).tables
+            found = find_row(round_tables(event, the_stage, round, staff, moment).tables, key)
         else:
-            tables = live_round(event, the_stage, round, staff, tag).tables
-        return _no_cache(_why(request, event, the_stage, round, tables, request.path))
+            found = live_row(event, the_stage, round, staff, tag, key)
+        return _no_cache(_why(request, event, the_stage, round, found, request.path))
 
     def page() -> HttpResponse:
         context: dict[str, Any] = {
@@ -337,7 +337,8 @@ def version_page(
     )  # fmt: skip
     tables = frozen_tables(the_stage, publication)
     if "why" in request.GET:
-        return _why(request, event, the_stage, round, tables, request.path)
+        found = find_row(tables, request.GET["why"])
+        return _why(request, event, the_stage, round, found, request.path)
     context = {
         "event": event,
         "stage": the_stage,
