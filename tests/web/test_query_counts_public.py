@@ -1,0 +1,178 @@
+"""SQL queries of the public pages that list entrants, tours or rounds — the standings of every
+format (stage, round, table fragment, projector; as staff see them too), the stages list, the
+prizes, the entry lists and the draws — are as many for a large event as for a small one.
+
+Each test builds one event at two sizes (``tests/web/conftest.py``: ``jigsaw_at``, ``club_at``,
+``bowling_at``) and reads every page with an empty cache, so the whole table is computed; the
+expected number is the page's queries at either size. The 304 answer of a poll is not read here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+
+def later() -> str:
+    """A moment after everything the builders record, for the staff's "as of" view."""
+    return (timezone.now() + dt.timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")
+
+
+def standings(built: Any, stage: str, round: int | None = None) -> dict[str, tuple[Any, str]]:
+    """A stage's standings pages as the public reads them (a round's, when given)."""
+    base = f"/standings/{built.event.slug}/{stage}/" + (f"{round}/" if round else "")
+    name = f"{stage} {round}" if round else stage
+    return {
+        name: (None, base),
+        f"{name} table": (None, f"{base}table/"),
+        f"{name} projector": (None, f"{base}projector/"),
+        f"{name} projector table": (None, f"{base}projector/table/"),
+    }
+
+
+def lists(built: Any) -> dict[str, tuple[Any, str]]:
+    slug = built.event.slug
+    return {
+        "stages": (None, f"/standings/{slug}/"),
+        "prizes": (None, f"/prizes/{slug}/"),
+        "entries": (None, f"/e/{slug}/entries/"),
+        "event": (None, f"/e/{slug}/"),
+        "draws": (None, f"/draws/{slug}/"),
+    }
+
+
+def jigsaw_pages(built: Any) -> dict[str, tuple[Any, str]]:
+    slug = built.event.slug
+    return {
+        **lists(built),
+        **standings(built, "individual-qualification"),
+        **standings(built, "individual-final"),
+        **standings(built, "team"),
+        "qualification, staff": (built.org, f"/standings/{slug}/individual-qualification/"),
+        "qualification, staff as of": (
+            built.org,
+            f"/standings/{slug}/individual-qualification/?as_of={later()}",
+        ),
+    }
+
+
+JIGSAW = {
+    "stages": 6,
+    "prizes": 12,
+    "entries": 4,
+    "event": 4,
+    "draws": 3,
+    "individual-qualification": 38,
+    "individual-qualification table": 29,
+    "individual-qualification projector": 20,
+    "individual-qualification projector table": 29,
+    "individual-final": 28,
+    "individual-final table": 24,
+    "individual-final projector": 15,
+    "individual-final projector table": 24,
+    "team": 38,
+    "team table": 29,
+    "team projector": 20,
+    "team projector table": 29,
+    "qualification, staff": 41,
+    "qualification, staff as of": 36,
+}
+
+
+@pytest.mark.django_db
+def test_the_jigsaw_pages_read_as_much_for_200_entrants_as_for_10(
+    jigsaw_at: Any, queries_at: Any
+) -> None:
+    counts = queries_at(jigsaw_at(10, 3), jigsaw_at(200, 4), jigsaw_pages)
+    assert counts == {page: (n, n) for page, n in JIGSAW.items()}
+
+
+def club_pages(built: Any) -> dict[str, tuple[Any, str]]:
+    slug = built.event.slug
+    return {
+        **lists(built),
+        **standings(built, "chgk-season"),
+        **standings(built, "chgk-tour"),
+        **standings(built, "chgk-tour", 1),
+        **standings(built, "brainball"),
+        **standings(built, "superfinal"),
+        "season, staff": (built.org, f"/standings/{slug}/chgk-season/"),
+        "season, staff as of": (built.org, f"/standings/{slug}/chgk-season/?as_of={later()}"),
+        "tour, staff": (built.org, f"/standings/{slug}/chgk-tour/"),
+    }
+
+
+CLUB = {
+    "stages": 6,
+    "prizes": 16,
+    "entries": 4,
+    "event": 4,
+    "draws": 3,
+    "chgk-season": 49,
+    "chgk-season table": 37,
+    "chgk-season projector": 28,
+    "chgk-season projector table": 37,
+    "chgk-tour": 47,
+    "chgk-tour table": 25,
+    "chgk-tour projector": 26,
+    "chgk-tour projector table": 25,
+    "chgk-tour 1": 38,
+    "chgk-tour 1 table": 25,
+    "chgk-tour 1 projector": 17,
+    "chgk-tour 1 projector table": 25,
+    "brainball": 38,
+    "brainball table": 36,
+    "brainball projector": 27,
+    "brainball projector table": 36,
+    "superfinal": 36,
+    "superfinal table": 34,
+    "superfinal projector": 25,
+    "superfinal projector table": 34,
+    "season, staff": 52,
+    "season, staff as of": 56,
+    "tour, staff": 50,
+}
+
+
+@pytest.mark.django_db
+def test_the_club_pages_read_as_much_for_200_teams_of_9_and_20_tours_as_for_12_teams_of_1_and_2_tours(  # noqa: E501
+    club_at: Any, queries_at: Any
+) -> None:
+    counts = queries_at(club_at(12, 2, 1), club_at(200, 20, 9), club_pages)
+    assert counts == {page: (n, n) for page, n in CLUB.items()}
+
+
+def bowling_pages(built: Any) -> dict[str, tuple[Any, str]]:
+    slug = built.event.slug
+    return {
+        **lists(built),
+        **standings(built, "qualification"),
+        "qualification, staff": (built.org, f"/standings/{slug}/qualification/"),
+        "lane schedule": (None, f"/draws/{slug}/lanes/{built.squads[0].pk}/"),
+    }
+
+
+BOWLING = {
+    "stages": 2,
+    "prizes": 1,
+    "entries": 4,
+    "event": 4,
+    "draws": 3,
+    "qualification": 39,
+    "qualification table": 33,
+    "qualification projector": 24,
+    "qualification projector table": 33,
+    "qualification, staff": 42,
+    "lane schedule": 4,
+}
+
+
+@pytest.mark.django_db
+def test_the_bowling_pages_read_as_much_for_200_players_in_8_squads_as_for_12_in_2(
+    bowling_at: Any, queries_at: Any
+) -> None:
+    counts = queries_at(bowling_at(12, 2), bowling_at(200, 8), bowling_pages)
+    assert counts == {page: (n, n) for page, n in BOWLING.items()}
