@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch, Q
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.dateparse import parse_datetime
 from ninja import Path, Query, Router
@@ -42,7 +42,8 @@ from podium.web.api.schemas import (
     StageOut,
     StandingsOut,
 )
-from podium.web.models import Entry, EntryMember, Event, Publication
+from podium.web.models import Entry, Event, Publication
+from podium.web.selectors.entries import roster
 from podium.web.selectors.events import public_events
 from podium.web.selectors.live import live_round, who
 from podium.web.selectors.results import final_versions
@@ -73,12 +74,6 @@ def event_out(event: Event) -> dict[str, Any]:
 def stage_out(event: Event, stage: Stage, staff: bool) -> dict[str, Any]:
     starts = {r.number: r.starts_at for r in rounds_of(event, stage)} if has_calendar(stage) else {}
     rounds = stage_rounds(event, stage, staff)
-    versions: dict[int, int] = {}
-    for round in rounds:
-        if round.state == Publication.State.FINAL:
-            found = final_versions(event, stage.key, round.number)
-            if found:
-                versions[round.number] = found[-1].version
     return {
         "key": stage.key,
         "title": stage.title,
@@ -92,7 +87,7 @@ def stage_out(event: Event, stage: Stage, staff: bool) -> dict[str, Any]:
                 "starts_at": starts.get(r.number),
                 "state": r.state,
                 "visible": r.visible,
-                "version": versions.get(r.number),
+                "version": r.version,
             }
             for r in rounds
         ],
@@ -115,8 +110,7 @@ def entry_out(entry: Entry) -> dict[str, Any]:
 
 
 def _listed(entries: Any) -> Any:
-    members = EntryMember.objects.select_related("person")
-    return entries.select_related("squad").prefetch_related(Prefetch("members", queryset=members))
+    return entries.select_related("squad").prefetch_related(roster())
 
 
 @router.get(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import prefetch_related_objects
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -428,6 +429,7 @@ def results_list(
         )
     )
     count, items = page(results, paging)
+    prefetch_related_objects(items, "recorded_by")  # each names who recorded it
     return {
         "count": count,
         "limit": paging.limit,

@@ -16,7 +16,7 @@ Vocabulary:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from django import forms
@@ -39,6 +39,32 @@ class TeamChoice(forms.ModelChoiceField):
 class TeamsChoice(forms.ModelMultipleChoiceField):
     def label_from_instance(self, obj: Any) -> str:
         return f"#{obj.number} {obj.name}"
+
+
+class _GivenTeams(forms.models.ModelChoiceIterator):
+    """The choices of a ``CreditChoice``: the teams it was given, not read again."""
+
+    def __iter__(self) -> Iterator[Any]:
+        for team in self.field.teams:
+            yield self.choice(team)
+
+    def __len__(self) -> int:
+        return len(self.field.teams)
+
+    def __bool__(self) -> bool:
+        return bool(self.field.teams)
+
+
+class CreditChoice(TeamsChoice):
+    """Teams to credit, from those given (already read: a page of many verdict forms lists
+    them without a query per form); a submitted choice is checked in the database."""
+
+    iterator = _GivenTeams
+
+    def __init__(self, teams: Iterable[Entry], **kwargs: Any) -> None:
+        self.teams = sorted(teams, key=lambda t: t.number)
+        queryset = Entry.objects.filter(pk__in=[t.pk for t in self.teams]).order_by("number")
+        super().__init__(queryset=queryset, **kwargs)
 
 
 class AppealForm(forms.Form):
@@ -112,9 +138,9 @@ class VerdictForm(forms.Form):
     def __init__(self, *args: Any, teams: Iterable[Entry] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if teams is not None:
-            self.fields["credited"] = TeamsChoice(
+            self.fields["credited"] = CreditChoice(
+                teams,
                 label=_("Credit the same answer to these teams too"),
-                queryset=Entry.objects.filter(pk__in=[t.pk for t in teams]).order_by("number"),
                 required=False,
                 widget=forms.CheckboxSelectMultiple,
             )

@@ -15,6 +15,8 @@ Vocabulary:
 from __future__ import annotations
 
 import datetime as dt
+from collections import defaultdict
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,8 +26,8 @@ from django.utils import timezone
 from podium.rules.schema import Appeal as AppealRule
 from podium.rules.schema import Stage
 from podium.web.models import Appeal, Entry, EntryMember, Event, EventRole, Verdict
-from podium.web.selectors.clock import round_ended_at
-from podium.web.selectors.results import current_results
+from podium.web.selectors.clock import rounds_ended_at
+from podium.web.selectors.results import current_by_round
 
 WARN_DAYS = 3
 
@@ -43,18 +45,50 @@ def filing_closes(
     event: Event, stage: Stage, round: int, rule: AppealRule, now: dt.datetime | None = None
 ) -> dt.datetime | None:
     """When filing closes (``None``: the round has not ended, or the rule sets no window)."""
-    if rule.file_within_days is None:
-        return None
-    ended = round_ended_at(event, stage, round, now)
-    return None if ended is None else ended + dt.timedelta(days=rule.file_within_days)
+    return filings_close(event, stage, [round], rule, now)[round]
+
+
+def filings_close(
+    event: Event,
+    stage: Stage,
+    rounds: Collection[int],
+    rule: AppealRule,
+    now: dt.datetime | None = None,
+) -> dict[int, dt.datetime | None]:
+    """Round → ``filing_closes`` of it, for every one of ``rounds`` in two reads."""
+    days = rule.file_within_days
+    if days is None:
+        return dict.fromkeys(rounds)
+    ends = rounds_ended_at(event, stage, rounds, now)
+    return {r: None if ends[r] is None else ends[r] + dt.timedelta(days=days) for r in rounds}
 
 
 def verdict_due(event: Event, appeal: Appeal, now: dt.datetime | None = None) -> dt.datetime | None:
-    rule = appeal_rule(event, appeal.rule)
-    if rule is None or rule.verdict_within_days is None:
-        return None
-    ended = round_ended_at(event, event.rulebook.stage(appeal.stage), appeal.round, now)
-    return None if ended is None else ended + dt.timedelta(days=rule.verdict_within_days)
+    return verdicts_due(event, [appeal], now)[appeal.pk]
+
+
+def verdicts_due(
+    event: Event, appeals: Sequence[Appeal], now: dt.datetime | None = None
+) -> dict[int, dt.datetime | None]:
+    """Appeal id → ``verdict_due``, reading the end of every round they are on at once."""
+    timed = {}
+    for appeal in appeals:
+        rule = appeal_rule(event, appeal.rule)
+        if rule is not None and rule.verdict_within_days is not None:
+            timed[appeal.pk] = (appeal, rule.verdict_within_days)
+    rounds: dict[str, set[int]] = defaultdict(set)
+    for appeal, _days in timed.values():
+        rounds[appeal.stage].add(appeal.round)
+    ends = {
+        (key, number): ended
+        for key, numbers in rounds.items()
+        for number, ended in rounds_ended_at(event, event.rulebook.stage(key), numbers, now).items()
+    }
+    due: dict[int, dt.datetime | None] = {appeal.pk: None for appeal in appeals}
+    for pk, (appeal, days) in timed.items():
+        ended = ends[appeal.stage, appeal.round]
+        due[pk] = None if ended is None else ended + dt.timedelta(days=days)
+    return due
 
 
 def member_of(user: Any, entry: Entry) -> bool:
@@ -108,19 +142,27 @@ class Dispute:
 def pending_disputes(
     event: Event, stage: Stage, round: int, at: dt.datetime | None = None
 ) -> list[Dispute]:
+    return disputes_by_round(event, stage, [round], at)[round]
+
+
+def disputes_by_round(
+    event: Event, stage: Stage, rounds: Collection[int], at: dt.datetime | None = None
+) -> dict[int, list[Dispute]]:
+    """Round → ``pending_disputes`` of it, for every one of ``rounds`` in a few reads."""
+    disputes: dict[int, list[Dispute]] = {round: [] for round in rounds}
     if stage.format != "chgk-tour":
-        return []
+        return disputes
     decided_ = set(
         Appeal.objects.filter(
-            event=event, stage=stage.key, round=round, kind=Appeal.Kind.DISPUTED
-        ).values_list("entry_id", "question")
+            event=event, stage=stage.key, round__in=list(rounds), kind=Appeal.Kind.DISPUTED
+        ).values_list("round", "entry_id", "question")
     )
-    disputes = []
-    for result in current_results(event, stage.key, round, at):
-        mask = result.cells.get("mask") or ""
-        for q, mark in enumerate(mask, start=1):
-            if mark == "?" and (result.entry_id, q) not in decided_:
-                disputes.append(Dispute(result.entry, round, q))
+    for round, results in current_by_round(event, stage.key, rounds, at).items():
+        for result in results:
+            mask = result.cells.get("mask") or ""
+            for q, mark in enumerate(mask, start=1):
+                if mark == "?" and (round, result.entry_id, q) not in decided_:
+                    disputes[round].append(Dispute(result.entry, round, q))
     return disputes
 
 
@@ -152,11 +194,11 @@ def jury_cards(event: Event, now: dt.datetime | None = None, staff: bool = False
     only for ``staff`` (the organizer's view) or where the rule is not anonymous."""
     now = now or timezone.now()
     cards = []
-    for appeal in appeals_of(event):
-        if appeal.kind not in Appeal.QUESTION_KINDS:
-            continue
+    appeals = [a for a in appeals_of(event) if a.kind in Appeal.QUESTION_KINDS]
+    dues = verdicts_due(event, appeals, now)
+    for appeal in appeals:
         rule = appeal_rule(event, appeal.rule)
-        due = verdict_due(event, appeal, now)
+        due = dues[appeal.pk]
         verdict = decided(appeal)
         warned = verdict is None and due is not None and due - now <= dt.timedelta(days=WARN_DAYS)
         shown = staff or (rule is not None and not rule.anonymous)

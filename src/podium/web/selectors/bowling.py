@@ -72,7 +72,12 @@ def total_of(cells: dict[str, str]) -> int | None:
 
 
 def squad_players(event: Event, squad: Squad, stage: GamesStage) -> QuerySet[Entry]:
-    entries = Entry.objects.filter(event=event, squad=squad, status=Entry.Status.CONFIRMED)
+    return squads_players(event, stage).filter(squad=squad)
+
+
+def squads_players(event: Event, stage: GamesStage) -> QuerySet[Entry]:
+    """The confirmed players of the stage in every squad, by number."""
+    entries = Entry.objects.filter(event=event, squad__isnull=False, status=Entry.Status.CONFIRMED)
     if stage.category:
         entries = entries.filter(category=stage.category)
     return entries.order_by("number")

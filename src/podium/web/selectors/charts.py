@@ -56,8 +56,8 @@ from podium.rules.schema import (
 )
 from podium.web import flight
 from podium.web.charts import draw
-from podium.web.models import Event, Result, Squad
-from podium.web.selectors.bowling import squad_players
+from podium.web.models import Entry, Event, Result, Squad
+from podium.web.selectors.bowling import squad_players, squads_players
 from podium.web.selectors.live import live_round, who
 from podium.web.selectors.results import current_results, publication_state, stage_rows
 from podium.web.selectors.stages import rounds_of
@@ -418,9 +418,12 @@ def squads_charts(event: Event, stage: GamesStage, at: dt.datetime | None = None
     for result in results:
         if result.entry_id and result.entry.squad_id:
             by_squad[result.entry.squad_id].append(result)
+    players: dict[int, list[Entry]] = defaultdict(list)
+    for player in squads_players(event, stage).filter(squad__in=list(by_squad)):
+        players[player.squad_id].append(player)
     charts = []
     for squad in Squad.objects.filter(pk__in=by_squad).order_by("starts_at", "name"):
-        chart = squad_chart(event, stage, squad, by_squad[squad.pk])
+        chart = squad_chart(event, stage, squad, by_squad[squad.pk], players[squad.pk])
         if chart is not None:
             charts.append(chart)
     return charts
@@ -436,10 +439,16 @@ def _games(cells: dict[str, str], columns: Sequence[str]) -> tuple[int | None, .
 
 
 def squad_chart(
-    event: Event, stage: GamesStage, squad: Squad, results: Sequence[Result] | None = None
+    event: Event,
+    stage: GamesStage,
+    squad: Squad,
+    results: Sequence[Result] | None = None,
+    players: Sequence[Entry] | None = None,
 ) -> Chart | None:
-    """The squad's lines (``results``: its players' current results, if already read)."""
-    players = list(squad_players(event, squad, stage))
+    """The squad's lines (``results``: its players' current results, and ``players`` its
+    players, if already read)."""
+    if players is None:
+        players = list(squad_players(event, squad, stage))
     if results is None:
         ids = {p.pk for p in players}
         results = [r for r in current_results(event, stage.key) if r.entry_id in ids]

@@ -7,16 +7,20 @@ Vocabulary:
 - round of a stage: every round the stage has (ChGK tours), each listed on its own.
 - difference: a column whose two values differ in meaning; for a question mask also the
   numbers of the questions that differ.
+- waiting: the unverified current results of every round of every recorded stage, read once
+  (``waiting``) for the lists of the page, whatever the number of rounds.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import prefetch_related_objects
+
 from podium.engine.compare import mask_differences
 from podium.rules.schema import Stage
 from podium.web.models import Event, Result, SecondEntry
-from podium.web.selectors.results import RECORDED_FORMATS, of_round, unverified
+from podium.web.selectors.results import RECORDED_FORMATS, of_rounds, unverified_by_round
 from podium.web.selectors.stages import round_numbers
 
 
@@ -42,32 +46,51 @@ class Pending:
     results: list[Result]
 
 
-def _stages(event: Event) -> list[tuple[Stage, int]]:
-    return [
-        (stage, number)
-        for stage in event.rulebook.stages
-        if stage.format in RECORDED_FORMATS
-        for number in round_numbers(event, stage)
-    ]
+Waiting = list[tuple[Stage, int, list[Result]]]
 
 
-def mismatches(event: Event) -> list[Mismatch]:
-    """Every mismatch still waiting, stage by stage and round by round."""
+def waiting(event: Event) -> Waiting:
+    """Every round of every recorded stage with its unverified current results (who recorded
+    each one read with it), a few reads per stage whatever the number of rounds."""
     found = []
-    for stage, number in _stages(event):
-        waiting = {r.pk: r for r in unverified(event, stage.key, number)}
-        if not waiting:
+    for stage in event.rulebook.stages:
+        if stage.format not in RECORDED_FORMATS:
             continue
-        seconds = SecondEntry.objects.filter(**of_round(event, stage.key, number)).select_related(
-            "entered_by"
-        )
-        latest: dict[int, SecondEntry] = {}
-        for second in seconds.order_by("entered_at", "id"):
-            latest[second.result_id] = second
-        for result_id, second in latest.items():
-            if second.matches or result_id not in waiting:
+        numbers = round_numbers(event, stage)
+        by_round = unverified_by_round(event, stage.key, numbers)
+        found += [(stage, number, by_round.get(number, [])) for number in numbers]
+    prefetch_related_objects([r for _s, _n, results in found for r in results], "recorded_by")
+    return found
+
+
+def _read(event: Event, unverified: Waiting | None) -> Waiting:
+    return waiting(event) if unverified is None else unverified
+
+
+def _second_entries(event: Event, stage: Stage) -> dict[int, SecondEntry]:
+    """Result id → its newest second entry, over every round of the stage."""
+    seconds = SecondEntry.objects.filter(**of_rounds(event, stage.key, None))
+    latest: dict[int, SecondEntry] = {}
+    for second in seconds.select_related("entered_by").order_by("entered_at", "id"):
+        latest[second.result_id] = second
+    return latest
+
+
+def mismatches(event: Event, unverified: Waiting | None = None) -> list[Mismatch]:
+    """Every mismatch still waiting, stage by stage and round by round (``unverified``: what
+    ``waiting`` read, if it did)."""
+    found = []
+    seconds: dict[str, dict[int, SecondEntry]] = {}
+    for stage, number, results in _read(event, unverified):
+        open_results = {r.pk: r for r in results}
+        if not open_results:
+            continue
+        if stage.key not in seconds:
+            seconds[stage.key] = _second_entries(event, stage)
+        for result_id, second in seconds[stage.key].items():
+            if second.matches or result_id not in open_results:
                 continue
-            result = waiting[result_id]
+            result = open_results[result_id]
             questions = ()
             if "mask" in second.differences:
                 questions = mask_differences(result.cells["mask"], second.cells["mask"])
@@ -77,31 +100,29 @@ def mismatches(event: Event) -> list[Mismatch]:
     return found
 
 
-def to_confirm(event: Event) -> list[Pending]:
+def to_confirm(event: Event, unverified: Waiting | None = None) -> list[Pending]:
     """Unverified results of the stages a head referee confirms, per stage and round."""
-    pending = []
-    for stage, number in _stages(event):
-        if stage.recording.verification != "head-referee":
-            continue
-        results = unverified(event, stage.key, number)
-        if results:
-            pending.append(Pending(stage, number, results))
-    return pending
+    return [
+        Pending(stage, number, results)
+        for stage, number, results in _read(event, unverified)
+        if stage.recording.verification == "head-referee" and results
+    ]
 
 
-def awaiting_second_entry(event: Event) -> list[Pending]:
+def awaiting_second_entry(event: Event, unverified: Waiting | None = None) -> list[Pending]:
     """Unverified results of second-entry stages that no second entry has checked yet."""
     pending = []
-    for stage, number in _stages(event):
+    checked: dict[str, set[int]] = {}
+    for stage, number, results in _read(event, unverified):
         if stage.recording.verification != "second-entry":
             continue
-        results = unverified(event, stage.key, number)
-        checked = set(
-            SecondEntry.objects.filter(**of_round(event, stage.key, number)).values_list(
-                "result_id", flat=True
+        if stage.key not in checked:
+            checked[stage.key] = set(
+                SecondEntry.objects.filter(**of_rounds(event, stage.key, None)).values_list(
+                    "result_id", flat=True
+                )
             )
-        )
-        left = [r for r in results if r.pk not in checked]
+        left = [r for r in results if r.pk not in checked[stage.key]]
         if left:
             pending.append(Pending(stage, number, left))
     return pending

@@ -13,6 +13,8 @@ Vocabulary:
 from __future__ import annotations
 
 import datetime as dt
+from collections import defaultdict
+from collections.abc import Collection
 from typing import Any
 
 from django.db.models import Max
@@ -85,17 +87,42 @@ def round_ended_at(
 ) -> dt.datetime | None:
     """When the round ended by ``now`` (see the vocabulary); ``None`` while it runs or has no
     result."""
+    return rounds_ended_at(event, stage, [round], now)[round]
+
+
+def rounds_ended_at(
+    event: Event, stage: Stage, rounds: Collection[int], now: dt.datetime | None = None
+) -> dict[int, dt.datetime | None]:
+    """``round_ended_at`` of each of ``rounds``, in two reads for any number of them."""
     now = now or timezone.now()
-    every = list(clocks(event, stage, round, now).values())
-    started = [c for c in every if c.started_at is not None]
-    if started:
+    signals: dict[int, list[Signal]] = defaultdict(list)
+    for signal in Signal.objects.filter(
+        event=event, stage=stage.key, round__in=list(rounds), at__lte=now
+    ).order_by("at", "id"):
+        signals[signal.round].append(signal)
+    ended: dict[int, dt.datetime | None] = {}
+    for round in rounds:
+        every = [_clock(signals[round], stage, group) for group in clock_groups(stage)]
+        started = [c for c in every if c.started_at is not None]
+        if not started:
+            continue  # run without signals: its newest result, below
         if len(started) < len(every) or any(c.state(now) != "ended" for c in started):
-            return None
-        return max(c.ends_at for c in started if c.ends_at is not None)
-    newest: dt.datetime | None = Result.objects.filter(
-        event=event, stage=stage.key, round=round, recorded_at__lte=now
-    ).aggregate(m=Max("recorded_at"))["m"]
-    return newest
+            ended[round] = None
+        else:
+            ended[round] = max(c.ends_at for c in started if c.ends_at is not None)
+    unsignalled = [r for r in rounds if r not in ended]
+    if unsignalled:
+        newest = dict(
+            Result.objects.filter(
+                event=event, stage=stage.key, round__in=unsignalled, recorded_at__lte=now
+            )
+            .order_by()
+            .values("round")
+            .annotate(m=Max("recorded_at"))
+            .values_list("round", "m")
+        )
+        ended |= {r: newest.get(r) for r in unsignalled}
+    return ended
 
 
 def _epoch_ms(moment: dt.datetime | None) -> int | None:

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
 from podium.engine.clock import RoundClock
@@ -33,6 +34,7 @@ from podium.web.selectors.results import (
     ENTRY_FORMATS,
     current_results,
     of_round,
+    round_counts,
     standings_as_of,
 )
 from podium.web.selectors.stages import stage_entries
@@ -133,6 +135,7 @@ def cards(
     if mine:
         entries = [e for e in entries if e.number in mine or (e.table_number or 0) in mine]
     results = {r.entry_id: r for r in current_results(event, stage.key, round)}
+    prefetch_related_objects(list(results.values()), "recorded_by")  # each card names its referee
     scope = of_round(event, stage.key, round)
     agreed = {a.result_id: a for a in Agreement.objects.filter(**scope)}
     verified = {
@@ -165,20 +168,10 @@ def cards(
     return made
 
 
-def counts(event: Event, stage: Stage, round: int) -> dict[str, Any]:
-    """How far the round has come: entrants, results, unverified results."""
-    results = current_results(event, stage.key, round)
-    ids = {r.pk for r in results}
-    checked = sum(
-        1
-        for i in Verification.objects.filter(**of_round(event, stage.key, round)).values_list(
-            "result_id", flat=True
-        )
-        if i in ids
-    )
-    per_entry = stage.format in ENTRY_FORMATS
+def counts(event: Event, stage: Stage, rounds: list[int]) -> dict[int, dict[str, Any]]:
+    """How far each of the rounds has come: entrants, results, unverified results."""
+    entries = stage_entries(event, stage).count() if stage.format in ENTRY_FORMATS else None
     return {
-        "entries": stage_entries(event, stage).count() if per_entry else None,
-        "recorded": len(results),
-        "unverified": len(results) - checked,
+        number: {"entries": entries, "recorded": recorded, "unverified": waiting}
+        for number, (recorded, waiting) in round_counts(event, stage.key, rounds).items()
     }

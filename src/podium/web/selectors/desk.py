@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from django.db.models import Q, QuerySet
 
 from podium.web.models import Entry, Event
-from podium.web.selectors.entries import waiting_list
+from podium.web.selectors.entries import roster, waiting_list
 
 
 def start_of(entry: Entry) -> dt.datetime:
@@ -57,9 +57,10 @@ def no_show_time(entry: Entry) -> dt.datetime | None:
     if rule is None:
         return None
     grace = dt.timedelta(minutes=rule.after_start_min)
-    took = entry.seat_taken.order_by("-offered_at").first()  # a seat handed over at the desk
+    # A seat handed over at the desk; read from ``seat_taken`` whole, so a list prefetches it.
+    took = max((offer.offered_at for offer in entry.seat_taken.all()), default=None)
     if took is not None:
-        return max(start_of(entry), took.offered_at) + grace
+        return max(start_of(entry), took) + grace
     return start_of(entry) + grace
 
 
@@ -67,7 +68,7 @@ def search(event: Event, query: str = "") -> QuerySet[Entry]:
     entries = (
         event.entries.exclude(status=Entry.Status.CANCELLED)
         .select_related("event", "squad", "check_in")
-        .prefetch_related("members__person", "payments")
+        .prefetch_related(roster(), "payments")
         .order_by("number")
     )
     query = query.strip().lstrip("#")
@@ -88,12 +89,15 @@ def no_shows(event: Event, now: dt.datetime) -> list[tuple[Entry, Entry | None]]
         entry
         for entry in event.entries.filter(status=Entry.Status.CONFIRMED, check_in__isnull=True)
         .select_related("event", "squad")
+        .prefetch_related("seat_taken")
         .order_by("category", "number")
         if (time := no_show_time(entry)) is not None and now >= time
     ]
     queues: dict[str, list[Entry]] = {}
     result: list[tuple[Entry, Entry | None]] = []
     for entry in absent:
-        queue = queues.setdefault(entry.category, waiting_list(event, entry.category))
+        if entry.category not in queues:
+            queues[entry.category] = waiting_list(event, entry.category)
+        queue = queues[entry.category]
         result.append((entry, queue.pop(0) if queue else None))
     return result

@@ -22,11 +22,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch
 from django.utils.translation import pgettext
 
 from podium.rules.schema import Stage
-from podium.web.models import Entry, EntryMember, Event, Publication
+from podium.web.models import Entry, Event, Publication
+from podium.web.selectors.entries import roster
 from podium.web.selectors.prizes import ROUND, prize_table
 from podium.web.selectors.standings import round_tables
 from podium.web.selectors.texts import place_ordinal, table_title
@@ -87,9 +87,7 @@ def _places(place: str) -> tuple[int, int]:
 
 def _entries(event: Event, rows: list[dict[str, Any]]) -> dict[str, Entry]:
     numbers = [int(n) for r in rows if (n := str(r.get("number") or r["id"])).isdigit()]
-    found = Entry.objects.filter(event=event, number__in=numbers).prefetch_related(
-        Prefetch("members", queryset=EntryMember.objects.select_related("person"))
-    )
+    found = Entry.objects.filter(event=event, number__in=numbers).prefetch_related(roster())
     return {str(e.number): e for e in found}
 
 

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Q
 
 from podium.rules.schema import Fee
-from podium.web.models import Ban, Entry, Event, Person, Round, Sanction, Withdrawal
+from podium.web.models import Ban, Entry, EntryMember, Event, Person, Round, Sanction, Withdrawal
 from podium.web.selectors.rulings import effects_of, middle_tour
 
 
@@ -91,14 +93,29 @@ def sanctions_of(event: Event, entry: Entry | None = None) -> list[Sanction]:
     return list(sanctions.order_by("recorded_at", "id"))
 
 
+def sanctions_by_entry(event: Event, entries: Iterable[Entry]) -> dict[int, list[Sanction]]:
+    """Entry id → ``sanctions_of(event, entry)``, for all of ``entries`` in two reads."""
+    people: dict[int, set[int]] = defaultdict(set)
+    members = EntryMember.objects.filter(entry__event=event).values_list("entry_id", "person_id")
+    for entry_id, person_id in members:
+        people[entry_id].add(person_id)
+    every = sanctions_of(event)
+    return {
+        e.pk: [s for s in every if s.entry_id == e.pk or s.person_id in people[e.pk]]
+        for e in entries
+    }
+
+
 def in_force(sanction: Sanction, at: dt.datetime) -> bool:
     return sanction.recorded_at <= at and (sanction.lifted_at is None or sanction.lifted_at > at)
 
 
-def barred_by(event: Event, entry: Entry, at: dt.datetime) -> Sanction | None:
+def barred_by(
+    event: Event, entry: Entry, at: dt.datetime, sanctions: list[Sanction] | None = None
+) -> Sanction | None:
     """The sanction in force that bars the entry (or one of its players) from playing on:
-    an expulsion or a team's disqualification."""
-    for sanction in sanctions_of(event, entry):
+    an expulsion or a team's disqualification (``sanctions``: the entry's, if already read)."""
+    for sanction in sanctions_of(event, entry) if sanctions is None else sanctions:
         effects = effects_of(event.rulebook, sanction)
         if in_force(sanction, at) and ("expulsion" in effects or "team-disqualified" in effects):
             return sanction
@@ -123,7 +140,10 @@ def fee_for_tour(event: Event, tour_stage: str, round: int) -> Fee | None:
     fees = admission_fees(event)
     if not fees:
         return None
-    middle = middle_tour(event, tour_stage)
+    return _fee_at(fees, middle_tour(event, tour_stage), round)
+
+
+def _fee_at(fees: list[Fee], middle: int | None, round: int) -> Fee:
     if len(fees) > 1 and middle is not None and round >= middle:
         return fees[1]
     return fees[0]
@@ -138,15 +158,47 @@ class Unpaid:
 def unpaid_for_tour(event: Event, tour_stage: str, round: int) -> list[Unpaid]:
     """The scored, confirmed teams without the fee that admits them to the tour (a team that
     withdrew before the tour owes nothing for it)."""
-    fee = fee_for_tour(event, tour_stage, round)
-    if fee is None:
-        return []
+    tour = Round.objects.filter(event=event, stage=tour_stage, number=round).first()
+    starts = tour.starts_at if tour is not None else None
+    return _unpaid(event, tour_stage, {round: starts})[round][1]
+
+
+def unpaid_by_tour(
+    event: Event, tour_stage: str, tours: Iterable[Round]
+) -> dict[int, tuple[Fee | None, list[Unpaid]]]:
+    """Tour number → the fee that admits to it and ``unpaid_for_tour``, for every tour of
+    ``tours`` in a few reads."""
+    return _unpaid(event, tour_stage, {t.number: t.starts_at for t in tours})
+
+
+def _unpaid(
+    event: Event, tour_stage: str, starts: dict[int, dt.datetime | None]
+) -> dict[int, tuple[Fee | None, list[Unpaid]]]:
+    """The fee and the unpaid teams of each tour (round → its start, ``None``: a round off
+    the calendar, where no withdrawal counts)."""
+    fees = admission_fees(event)
+    if not fees:
+        return {round: (None, []) for round in starts}
+    middle = middle_tour(event, tour_stage)
     stage = event.rulebook.stage(tour_stage)
     entries = event.entries.filter(status=Entry.Status.CONFIRMED, scored=True)
     if stage.category:
         entries = entries.filter(category=stage.category)
-    tour = Round.objects.filter(event=event, stage=tour_stage, number=round).first()
-    if tour is not None:
-        entries = entries.exclude(withdrawal__received_at__lte=tour.starts_at)
-    paid = set(event.entries.filter(payments__fee_key=fee.key).values_list("pk", flat=True))
-    return [Unpaid(e, fee) for e in entries.order_by("number") if e.pk not in paid]
+    teams = list(entries.select_related("withdrawal").order_by("number"))
+    payments = event.entries.filter(payments__fee_key__in=[f.key for f in fees])
+    paid = set(payments.values_list("pk", "payments__fee_key"))
+    made = {}
+    for round, start in starts.items():
+        fee = _fee_at(fees, middle, round)
+        left = [
+            Unpaid(e, fee)
+            for e in teams
+            if (e.pk, fee.key) not in paid and not _withdrew_by(e, start)
+        ]
+        made[round] = (fee, left)
+    return made
+
+
+def _withdrew_by(entry: Entry, moment: dt.datetime | None) -> bool:
+    withdrawal = getattr(entry, "withdrawal", None)  # read with the entry, or none
+    return moment is not None and withdrawal is not None and withdrawal.received_at <= moment

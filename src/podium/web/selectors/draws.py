@@ -24,7 +24,8 @@ def organized_event(user: Any, slug: str) -> Event | None:
 
 
 def event_draws(event: Event) -> QuerySet[Draw]:
-    return Draw.objects.filter(event=event).select_related("made_by").order_by("-made_at", "-id")
+    """Every draw of the event, newest first (each knows its event)."""
+    return event.draws.select_related("made_by").order_by("-made_at", "-id")
 
 
 def draw_scope(draw: Draw) -> tuple[str, str, int | None]:
@@ -42,10 +43,15 @@ def current_draws(event: Event) -> list[Draw]:
 
 
 def lanes_draw(event: Event, squad: Squad) -> Draw | None:
+    return lanes_draws(event).get(squad.pk)
+
+
+def lanes_draws(event: Event) -> dict[int, Draw]:
+    """Squad id → its current lanes draw, for every squad with one (one read)."""
+    current: dict[int, Draw] = {}
     for draw in event_draws(event).filter(kind="lanes"):
-        if draw.result.get("inputs", {}).get("squad") == squad.pk:
-            return draw
-    return None
+        current.setdefault(draw.result.get("inputs", {}).get("squad"), draw)
+    return current
 
 
 def entry_names(event: Event) -> dict[int, str]:

@@ -4,23 +4,32 @@ Vocabulary:
 - waiting list: the ``waiting`` entries of one category of an event, by ``waiting_position``.
 - active: pending or confirmed entries; these count against a category's (or squad's) cap.
 - places left: the cap minus the active entries; ``None`` where the rulebook sets no cap.
+- roster: an entry's members with their people, read for any number of entries in one query
+  (``roster()``), so a page that lists entries never reads them entry by entry.
 """
 
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from podium.rules.schema import Category
-from podium.web.models import Entry, Event, Squad
+from podium.web.models import Entry, EntryMember, Event, Squad
+
+
+def roster() -> Prefetch:
+    """The prefetch of ``entry.members`` with each member's person in the same query. (Django's
+    ``members__person`` reads the people in a second query, which on SQLite names every person
+    in a chain of ORs that fails beyond about a thousand of them.)"""
+    return Prefetch("members", queryset=EntryMember.objects.select_related("person"))
 
 
 def waiting_list(event: Event, category: str) -> list[Entry]:
     """The waiting entries of a category, first in line first."""
     return list(
-        Entry.objects.filter(event=event, category=category, status=Entry.Status.WAITING)
+        event.entries.filter(category=category, status=Entry.Status.WAITING)
         .order_by("waiting_position", "number")
-        .prefetch_related("members__person")
+        .prefetch_related(roster())
     )
 
 
@@ -72,10 +81,10 @@ def entries_by_category(event: Event) -> list[tuple[Category, list[Entry], list[
     rows = []
     for category in event.rulebook.categories:
         entries = list(
-            Entry.objects.filter(event=event, category=category.key)
+            event.entries.filter(category=category.key)  # each knows its event
             .exclude(status=Entry.Status.WAITING)
             .select_related("squad")
-            .prefetch_related("members__person")
+            .prefetch_related(roster())
             .order_by("number")
         )
         rows.append((category, entries, waiting_list(event, category.key)))

@@ -20,11 +20,11 @@ import datetime as dt
 from collections import defaultdict
 from typing import Any
 
-from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
-from podium.web.models import Draw, Entry, EntryMember, Event, Squad
-from podium.web.selectors.draws import entry_names, lane_sheet, lanes_draw
+from podium.web.models import Draw, Entry, Event, Squad
+from podium.web.selectors.draws import entry_names, lane_sheet, lanes_draws
+from podium.web.selectors.entries import roster
 from podium.web.selectors.exports import Column, Document, Sheet
 from podium.web.selectors.public import ListedEntry, entry_lists
 from podium.web.selectors.texts import rt
@@ -97,8 +97,9 @@ def _entry_row(listed: ListedEntry) -> dict[str, Any]:
 def _starting_lanes(event: Event, squads: list[Squad]) -> dict[int, tuple[str, int]]:
     """Entry id → (lane pair "1–2", the lane it starts on) in the first block of its squad."""
     lanes: dict[int, tuple[str, int]] = {}
+    draws = lanes_draws(event)
     for squad in squads:
-        draw = lanes_draw(event, squad)
+        draw = draws.get(squad.pk)
         if draw is None:
             continue
         blocks = draw.result.get("outcome", {}).get("blocks", [])
@@ -115,9 +116,7 @@ def start_list_document(event: Event, now: dt.datetime) -> Document:
     entries = list(
         event.entries.filter(status=Entry.Status.CONFIRMED)
         .select_related("squad")
-        .prefetch_related(
-            Prefetch("members", queryset=EntryMember.objects.select_related("person"))
-        )
+        .prefetch_related(roster())
     )
     squads = list({e.squad_id: e.squad for e in entries if e.squad}.values())
     lanes = _starting_lanes(event, squads)

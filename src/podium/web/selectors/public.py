@@ -14,13 +14,14 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Q
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 
 from podium.engine.classification import is_domestic
 from podium.rules import schema as s
-from podium.web.models import Entry, EntryMember, Event
+from podium.web.models import Entry, Event
+from podium.web.selectors.entries import roster
 from podium.web.selectors.texts import money, rt
 
 
@@ -179,9 +180,7 @@ def entry_lists(event: Event) -> list[CategoryLists]:
     entries = (
         event.entries.filter(status__in=[Entry.Status.CONFIRMED, Entry.Status.WAITING])
         .select_related("squad")
-        .prefetch_related(
-            Prefetch("members", queryset=EntryMember.objects.select_related("person"))
-        )
+        .prefetch_related(roster())
     )
     pending = Counter(
         event.entries.filter(status=Entry.Status.PENDING).values_list("category", flat=True)

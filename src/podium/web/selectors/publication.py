@@ -20,38 +20,48 @@ Vocabulary:
 from __future__ import annotations
 
 import datetime as dt
+from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
 from podium.rules.schema import Appeal, ChgkSeasonStage, Stage, SuperfinalStage
 from podium.web.models import Advancement, Event, Publication, Round, Signal
 from podium.web.selectors.appeals import open_on_round
-from podium.web.selectors.clock import round_ended_at
-from podium.web.selectors.results import (
-    RECORDED_FORMATS,
-    current_results,
-    final_versions,
-    publication_current,
-    unverified,
-)
+from podium.web.selectors.clock import rounds_ended_at
+from podium.web.selectors.results import RECORDED_FORMATS, round_counts
 from podium.web.selectors.stages import round_numbers
 
 
 def round_day(event: Event, stage: Stage, round: int) -> dt.date:
     """The local date of the round (see the vocabulary)."""
-    signal = (
-        Signal.objects.filter(event=event, stage=stage.key, round=round, kind=Signal.Kind.START)
-        .order_by("at")
-        .first()
+    return round_days(event, stage, [round])[round]
+
+
+def round_days(event: Event, stage: Stage, rounds: Collection[int]) -> dict[int, dt.date]:
+    """Round → ``round_day`` of it, for every one of ``rounds`` in two reads."""
+    starts = Signal.objects.filter(
+        event=event, stage=stage.key, round__in=list(rounds), kind=Signal.Kind.START
     )
-    calendar = Round.objects.filter(event=event, stage=stage.key, number=round).first()
-    moment = signal.at if signal else calendar.starts_at if calendar else event.starts_at
-    return moment.astimezone(event.zone).date()
+    first: dict[int, dt.datetime] = {}
+    for signal in starts.order_by("at"):
+        first.setdefault(signal.round, signal.at)
+    calendar = Round.objects.filter(event=event, stage=stage.key, number__in=list(rounds))
+    first = {r.number: r.starts_at for r in calendar} | first  # a start signal wins
+    return {r: first.get(r, event.starts_at).astimezone(event.zone).date() for r in rounds}
 
 
 def preliminary_from(event: Event, stage: Stage, round: int) -> dt.date | None:
+    return preliminaries_from(event, stage, [round])[round]
+
+
+def preliminaries_from(
+    event: Event, stage: Stage, rounds: Collection[int]
+) -> dict[int, dt.date | None]:
     days = stage.publication.preliminary_after_days
-    return None if days is None else round_day(event, stage, round) + dt.timedelta(days=days)
+    if days is None:
+        return dict.fromkeys(rounds)
+    return {r: day + dt.timedelta(days=days) for r, day in round_days(event, stage, rounds).items()}
 
 
 def _appeal(event: Event, key: str) -> Appeal:
@@ -63,14 +73,19 @@ def appeal_window_closes(
 ) -> dt.datetime | None:
     """When the last appeal window of the round closes; ``None`` while the round has not ended
     (or when no appeal delays final)."""
+    return appeal_windows_close(event, stage, [round], now)[round]
+
+
+def appeal_windows_close(
+    event: Event, stage: Stage, rounds: Collection[int], now: dt.datetime | None = None
+) -> dict[int, dt.datetime | None]:
+    """Round → ``appeal_window_closes`` of it, for every one of ``rounds`` in two reads."""
     keys = stage.publication.final_after
     if not keys:
-        return None
-    ended = round_ended_at(event, stage, round, now)
-    if ended is None:
-        return None
-    days = [_appeal(event, k).file_within_days or 0 for k in keys]
-    return ended + dt.timedelta(days=max(days))
+        return dict.fromkeys(rounds)
+    days = dt.timedelta(days=max(_appeal(event, k).file_within_days or 0 for k in keys))
+    ends = rounds_ended_at(event, stage, rounds, now)
+    return {r: None if ends[r] is None else ends[r] + days for r in rounds}
 
 
 def open_appeals(event: Event, stage: Stage, round: int) -> list[Any]:
@@ -126,22 +141,38 @@ def published_stages(event: Event) -> list[Stage]:
     ]
 
 
-def round_controls(event: Event, stage: Stage, round: int) -> RoundControls:
-    current = publication_current(event, stage.key, round)
-    state = Publication.State(current.state) if current else Publication.State.DRAFT
+def rounds_controls(event: Event, stage: Stage, rounds: list[int]) -> list[RoundControls]:
+    """The controls of each of the stage's ``rounds``, in a few reads for any number of them."""
+    current: dict[int, Publication] = {}
+    versions: dict[int, list[Publication]] = defaultdict(list)
+    changes = Publication.objects.filter(event=event, stage=stage.key).defer("table")
+    for change in changes.order_by("changed_at", "id"):
+        current[change.round] = change
+        if change.state == Publication.State.FINAL:
+            versions[change.round].append(change)
     recorded = stage.format in RECORDED_FORMATS
-    return RoundControls(
-        stage=stage,
-        round=round,
-        state=state,
-        version=current.version if current else 1,
-        recorded=len(current_results(event, stage.key, round)) if recorded else 0,
-        unverified=len(unverified(event, stage.key, round)) if recorded else 0,
-        moves=MOVES[state],
-        versions=final_versions(event, stage.key, round),
-        preliminary_from=preliminary_from(event, stage, round),
-        appeals_close=appeal_window_closes(event, stage, round),
-    )
+    counts = round_counts(event, stage.key, rounds) if recorded else {}
+    opens = preliminaries_from(event, stage, rounds)
+    closes = appeal_windows_close(event, stage, rounds)
+    made = []
+    for round in rounds:
+        latest = current.get(round)
+        state = Publication.State(latest.state) if latest else Publication.State.DRAFT
+        results, waiting = counts.get(round, (0, 0))
+        controls = RoundControls(
+            stage=stage,
+            round=round,
+            state=state,
+            version=latest.version if latest else 1,
+            recorded=results,
+            unverified=waiting,
+            moves=MOVES[state],
+            versions=sorted(versions[round], key=lambda v: v.version),
+            preliminary_from=opens[round],
+            appeals_close=closes[round],
+        )
+        made.append(controls)
+    return made
 
 
 def _standing(event: Event, **where: str) -> list[Advancement]:
@@ -156,7 +187,7 @@ def controls(event: Event) -> list[StageControls]:
     made = []
     for stage in published_stages(event):
         numbers = [1] if isinstance(stage, ChgkSeasonStage) else round_numbers(event, stage)
-        item = StageControls(stage, [round_controls(event, stage, n) for n in numbers])
+        item = StageControls(stage, rounds_controls(event, stage, numbers))
         if stage.advancement is not None:
             item.advances = True
             if stage.advancement.to:

@@ -50,8 +50,8 @@ import datetime as dt
 import math
 import re
 import unicodedata
-from collections import Counter
-from collections.abc import Iterable
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -539,19 +539,32 @@ class DutyState:
         return Discipline(self.discipline).label
 
 
+def _submissions(**where: Any) -> QuerySet[QuestionSubmission]:
+    return (
+        QuestionSubmission.objects.filter(**where)
+        .select_related("submitted_by")
+        .prefetch_related("questions")
+    )
+
+
 def duty_state(event: Event, tour: Round, discipline: str) -> DutyState:
+    found = _submissions(round=tour, discipline=discipline)
+    return _duty_state(event, tour, discipline, list(found))
+
+
+def _duty_state(
+    event: Event, tour: Round, discipline: str, submissions: list[QuestionSubmission]
+) -> DutyState:
+    """The duty's state from the tour's submissions in the discipline (questions read)."""
     duty = duty_of(event, discipline)
     due = deadline(event, tour, duty)
     rows = []
     count = on_time = 0
     asked: list[Question] = []
-    submissions = QuestionSubmission.objects.filter(round=tour, discipline=discipline)
-    replacements = set(
-        Question.objects.filter(submission__in=submissions, replaced_by__isnull=False).values_list(
-            "replaced_by", flat=True
-        )
-    )
-    for sub in submissions.select_related("submitted_by").prefetch_related("questions"):
+    replacements = {
+        q.replaced_by_id for sub in submissions for q in sub.questions.all() if q.replaced_by_id
+    }
+    for sub in submissions:
         questions = sorted(sub.questions.all(), key=lambda q: (q.number, q.pk))
         replacement = any(q.pk in replacements for q in questions)
         late = not replacement and due is not None and sub.submitted_at > due
@@ -567,7 +580,16 @@ def duty_state(event: Event, tour: Round, discipline: str) -> DutyState:
 
 
 def duty_states(event: Event, tour: Round) -> list[DutyState]:
-    return [duty_state(event, tour, d) for d in disciplines(event)]
+    return tours_duty_states(event, [tour])[tour.pk]
+
+
+def tours_duty_states(event: Event, tours: Sequence[Round]) -> dict[int, list[DutyState]]:
+    """Tour id → ``duty_states`` of it, for all of ``tours`` in two reads."""
+    kinds = disciplines(event)
+    by_tour: dict[tuple[int, str], list[QuestionSubmission]] = defaultdict(list)
+    for sub in _submissions(round__in=list(tours), discipline__in=kinds):
+        by_tour[sub.round_id, sub.discipline].append(sub)
+    return {t.pk: [_duty_state(event, t, d, by_tour[t.pk, d]) for d in kinds] for t in tours}
 
 
 def may_submit(user: Any, event: Event, tour: Round) -> bool:

@@ -19,12 +19,7 @@ from podium.engine.errors import InputError
 from podium.rules.schema import ChgkTourStage
 from podium.web.imports.rating import result_item
 from podium.web.models import Event, Publication
-from podium.web.selectors.results import (
-    current_results,
-    final_versions,
-    publication_state,
-    stage_rows,
-)
+from podium.web.selectors.results import RoundRows, publications_current, rounds_rows
 from podium.web.selectors.stages import rounds_of
 from podium.web.selectors.standings import visible
 
@@ -33,15 +28,34 @@ def visible_moment(
     event: Event, stage: ChgkTourStage, round: int, staff: bool
 ) -> tuple[bool, dt.datetime | None]:
     """Whether the visitor may read the round, and as of when (``None``: now)."""
-    state = publication_state(event, stage.key, round)
-    if not visible(state, staff):
-        return False, None
-    if staff or state != Publication.State.FINAL:
-        return True, None
-    versions = final_versions(event, stage.key, round)
-    frozen = versions[-1].table if versions else None
-    at = parse_datetime(frozen["as_of"]) if frozen and frozen.get("as_of") else None
-    return True, at
+    seen = _visible(event, stage, [round], staff)
+    return round in seen, seen[round][1] if round in seen else None
+
+
+def _visible(
+    event: Event, stage: ChgkTourStage, rounds: list[int], staff: bool
+) -> dict[int, tuple[str, dt.datetime | None]]:
+    """Round → its state and as of when the visitor reads it, for those of ``rounds`` the
+    visitor may read (see the vocabulary), in two reads for any number of rounds."""
+    current = publications_current(event, stage.key)
+    seen: dict[int, tuple[str, dt.datetime | None]] = {}
+    for round in rounds:
+        state = current[round].state if round in current else Publication.State.DRAFT
+        if visible(state, staff):
+            seen[round] = (state, None)
+    frozen = [n for n, (state, _at) in seen.items() if state == Publication.State.FINAL]
+    if frozen and not staff:
+        tables: dict[int, Any] = {}
+        finals = Publication.objects.filter(
+            event=event, stage=stage.key, round__in=frozen, state=Publication.State.FINAL
+        )
+        for final in finals.order_by("version"):
+            tables[final.round] = final.table  # the newest version last
+        for round in frozen:
+            table = tables.get(round)
+            at = parse_datetime(table["as_of"]) if table and table.get("as_of") else None
+            seen[round] = (Publication.State.FINAL, at)
+    return seen
 
 
 def rating_results(
@@ -49,14 +63,16 @@ def rating_results(
 ) -> list[dict[str, Any]]:
     """The round's teams as the rating site lists them, best first (positions from the
     engine; a team whose results do not rank yet has none)."""
-    results = {r.entry_id: r for r in current_results(event, stage.key, round, at)}
+    return _rating(event, stage, rounds_rows(event, stage.key, {round: at})[round])
+
+
+def _rating(event: Event, stage: ChgkTourStage, read: RoundRows) -> list[dict[str, Any]]:
+    results = {r.entry_id: r for r in read.results}
     if not results:
         return []
     places: dict[str, tuple[int, int, int | None]] = {}
     try:
-        standings = compute_standings(
-            event.rulebook, stage.key, stage_rows(event, stage.key, round, at)
-        )
+        standings = compute_standings(event.rulebook, stage.key, read.rows)
     except InputError:
         standings = None
     order: list[str] = []
@@ -96,18 +112,17 @@ def rating_results(
 
 def season_rating(event: Event, stage: ChgkTourStage, staff: bool) -> list[dict[str, Any]]:
     """Every tour on the calendar the visitor may read, each with its rating results."""
-    tours = []
-    for made in rounds_of(event, stage):
-        seen, at = visible_moment(event, stage, made.number, staff)
-        if not seen:
-            continue
-        tours.append(
-            {
-                "tour": made.number,
-                "title": made.title,
-                "questions": stage.questions,
-                "state": publication_state(event, stage.key, made.number),
-                "results": rating_results(event, stage, made.number, at),
-            }
-        )
-    return tours
+    calendar = rounds_of(event, stage)
+    seen = _visible(event, stage, [made.number for made in calendar], staff)
+    read = rounds_rows(event, stage.key, {number: at for number, (_state, at) in seen.items()})
+    return [
+        {
+            "tour": made.number,
+            "title": made.title,
+            "questions": stage.questions,
+            "state": seen[made.number][0],
+            "results": _rating(event, stage, read[made.number]),
+        }
+        for made in calendar
+        if made.number in seen
+    ]

@@ -15,12 +15,16 @@ Vocabulary:
   so any past table can be shown again (``None`` means now).
 - frozen table: the standings document (``podium.engine.document``) stored when a round is
   published final, with the moment it is as of.
+- by round: a read of several rounds of a stage at once (a season's tours, a page that lists
+  rounds), one query for all of them, answered round number → what that round has.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections import defaultdict
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import prefetch_related_objects
@@ -33,6 +37,7 @@ from podium.engine.inputs import RawRow
 from podium.engine.standings import Standings
 from podium.rules.schema import ChgkSeasonStage, Stage
 from podium.web.models import Entry, Event, Publication, Result, Verification
+from podium.web.selectors.entries import roster
 from podium.web.selectors.rulings import (
     Notes,
     Rulings,
@@ -40,6 +45,7 @@ from podium.web.selectors.rulings import (
     entry_notes,
     merge,
     rulings_as_of,
+    rulings_recorded,
     tour_rulings,
 )
 from podium.web.selectors.stages import stage_entries, team_labels
@@ -155,14 +161,26 @@ def _moment(at: dt.datetime | None) -> dt.datetime:
 def of_round(event: Event, stage: str, round: int) -> dict[str, Any]:
     """The filter of rows that belong to the results of one round (checks, agreements), so a
     read of a large round needs no list of result ids (SQLite limits those)."""
-    return {"result__event": event, "result__stage": stage, "result__round": round}
+    return of_rounds(event, stage, (round,))
 
 
-def _with_members(results: Sequence[Result], chunk: int = 500) -> None:
-    """Prefetches the members of the results' entries, a chunk of entries at a time."""
-    entries = list({r.entry_id: r.entry for r in results if r.entry_id}.values())
-    for start in range(0, len(entries), chunk):
-        prefetch_related_objects(entries[start : start + chunk], "members__person")
+def of_rounds(event: Event, stage: str, rounds: Collection[int] | None) -> dict[str, Any]:
+    """The same for several rounds of the stage (``None``: every round)."""
+    scope: dict[str, Any] = {"result__event": event, "result__stage": stage}
+    if rounds is not None:
+        scope["result__round__in"] = list(rounds)
+    return scope
+
+
+def _with_members(results: Sequence[Result]) -> None:
+    """Gives the results of one entry one shared entry, and reads the members of them all in
+    one query (``select_related`` makes an entry per result: prefetching one of them would
+    leave the others to read their members one by one)."""
+    entries: dict[int, Entry] = {}
+    for result in results:
+        if result.entry_id:
+            result.entry = entries.setdefault(result.entry_id, result.entry)
+    prefetch_related_objects(list(entries.values()), roster())
 
 
 def _current(recorded: Sequence[Result]) -> list[Result]:
@@ -175,22 +193,41 @@ def _current(recorded: Sequence[Result]) -> list[Result]:
     return list(current.values())
 
 
+def _recorded(
+    event: Event, stage: str, rounds: Collection[int] | None, at: dt.datetime | None
+) -> list[Result]:
+    """Every result of the stage's ``rounds`` (``None``: every round) recorded by ``at``, in
+    recorded order, with their entries' members."""
+    query = Result.objects.filter(event=event, stage=stage, recorded_at__lte=_moment(at))
+    if rounds is not None:
+        query = query.filter(round__in=list(rounds))
+    recorded = list(query.select_related("entry").order_by("recorded_at", "id"))
+    _with_members(recorded)
+    return recorded
+
+
+def current_by_round(
+    event: Event, stage: str, rounds: Collection[int] | None = None, at: dt.datetime | None = None
+) -> dict[int, list[Result]]:
+    """Round number → its current results as of ``at`` (as ``current_results`` orders them),
+    for ``rounds`` (``None``: every round with a result), in one read."""
+    by_round: dict[int, list[Result]] = defaultdict(list)
+    for result in _recorded(event, stage, rounds, at):
+        by_round[result.round].append(result)
+    return {number: _ordered(_current(recorded)) for number, recorded in sorted(by_round.items())}
+
+
+def _ordered(results: list[Result]) -> list[Result]:
+    """Entries in number order, items in their natural order."""
+    return sorted(results, key=lambda r: (r.entry.number,) if r.entry_id else item_order(r.item))
+
+
 def current_results(
     event: Event, stage: str, round: int = 1, at: dt.datetime | None = None
 ) -> list[Result]:
     """The current result of each subject in the round as of ``at``: entries in number order,
     items in their natural order."""
-    recorded = list(
-        Result.objects.filter(event=event, stage=stage, round=round, recorded_at__lte=_moment(at))
-        .select_related("entry")
-        .order_by("recorded_at", "id")
-    )
-    current = _current(recorded)
-    _with_members(current)
-    return sorted(
-        current,
-        key=lambda r: (r.entry.number,) if r.entry_id else item_order(r.item),
-    )
+    return current_by_round(event, stage, (round,), at).get(round, [])
 
 
 def _tour_rows(
@@ -213,19 +250,13 @@ def _season_rows(
     """One row per team and tour, from the current results of every tour (or of ``rounds``)
     with the rulings of each tour applied, then the play-off rows."""
     tour = event.rulebook.stage(stage.tour)
-    recorded = list(
-        Result.objects.filter(event=event, stage=tour.key, recorded_at__lte=_moment(at))
-        .select_related("entry")
-        .order_by("recorded_at", "id")
-    )
-    _with_members(recorded)
+    by_tour = current_by_round(event, tour.key, None, at)
     rows: list[RawRow] = []
     notes: list[Notes] = []
-    numbers = sorted({r.round for r in recorded} if rounds is None else set(rounds))
+    numbers = sorted(by_tour if rounds is None else set(rounds))
     by_entry = _entry_numbers(event) if rulings else {}
     for number in numbers:
-        of_round = [r for r in recorded if r.round == number]
-        tour_rows = _tour_rows(event, tour, number, _current(of_round), len(rows) + 1)
+        tour_rows = _tour_rows(event, tour, number, by_tour.get(number, []), len(rows) + 1)
         if rulings:
             tour_rows, ruled = tour_rulings(
                 event, tour, number, tour_rows, by_entry, rulings, number
@@ -239,7 +270,7 @@ def _season_rows(
         row |= {"group": "", "tour": PLAYOFF, "playoff": result.cells.get("playoff", "")}
         rows.append(RawRow(len(rows) + 1, row))
     if rulings:
-        entries = {r.entry_id: r.entry for r in recorded}
+        entries = {r.entry_id: r.entry for results in by_tour.values() for r in results}
         keys = {pk: str(e.number) for pk, e in entries.items()}
         notes.append(entry_notes(event, stage, entries.values(), keys, rulings))
     return rows, merge(*notes)
@@ -276,17 +307,64 @@ def ruled_rows(
         by_pk = team_labels(entries)
         rows, notes = battle_rulings(event, the_stage, rows, by_pk, rulings)
         return rows, merge(notes, entry_notes(event, the_stage, entries, by_pk, rulings))
-    rows = [raw_row(r.entry, the_stage, r.cells, line) for line, r in enumerate(results, start=1)]
+    return _entry_rows(event, the_stage, round, results, rulings)
+
+
+def _entry_rows(
+    event: Event,
+    stage: Stage,
+    round: int,
+    results: Sequence[Result],
+    rulings: Rulings,
+    numbers: dict[int, int] | None = None,
+) -> tuple[list[RawRow], Notes]:
+    """The rows of a stage of one result per entry from its current results, with the rulings
+    applied (``numbers``: entry id → number, if already read)."""
+    rows = [raw_row(r.entry, stage, r.cells, line) for line, r in enumerate(results, start=1)]
     if not rulings:
         return rows, {}
     notes: list[Notes] = []
-    if the_stage.format == "chgk-tour":
-        rows, ruled = tour_rulings(event, the_stage, round, rows, _entry_numbers(event), rulings)
+    if stage.format == "chgk-tour":
+        by_entry = numbers if numbers is not None else _entry_numbers(event)
+        rows, ruled = tour_rulings(event, stage, round, rows, by_entry, rulings)
         notes.append(ruled)
     entries = [r.entry for r in results]
     keys = {e.pk: str(e.number) for e in entries}
-    notes.append(entry_notes(event, the_stage, entries, keys, rulings))
+    notes.append(entry_notes(event, stage, entries, keys, rulings))
     return rows, merge(*notes)
+
+
+@dataclass(frozen=True)
+class RoundRows:
+    """A round as of a moment: its current results, and the engine's rows from them."""
+
+    results: list[Result]
+    rows: list[RawRow]
+    notes: Notes
+
+
+def rounds_rows(
+    event: Event, stage: str, moments: dict[int, dt.datetime | None]
+) -> dict[int, RoundRows]:
+    """Rounds of a stage of one result per entry, each as of its own moment (round → moment,
+    ``None``: now), as ``ruled_rows`` reads one, from one read of the results and one of the
+    rulings for them all."""
+    the_stage = event.rulebook.stage(stage)
+    now = timezone.now()
+    at = {number: moment if moment is not None else now for number, moment in moments.items()}
+    by_round: dict[int, list[Result]] = defaultdict(list)
+    for result in _recorded(event, stage, at, max(at.values(), default=now)):
+        by_round[result.round].append(result)
+    recorded = rulings_recorded(event)
+    numbers = _entry_numbers(event) if recorded and the_stage.format == "chgk-tour" else {}
+    made = {}
+    for number, moment in at.items():
+        then = [r for r in by_round[number] if r.recorded_at <= moment]
+        results = _ordered(_current(then))
+        rulings = recorded.in_force(moment)
+        rows, notes = _entry_rows(event, the_stage, number, results, rulings, numbers)
+        made[number] = RoundRows(results, rows, notes)
+    return made
 
 
 def stage_rows(
@@ -317,13 +395,40 @@ def unverified(
     event: Event, stage: str, round: int = 1, at: dt.datetime | None = None
 ) -> list[Result]:
     """The current results as of ``at`` that nobody had verified by then."""
-    results = current_results(event, stage, round, at)
-    checked = set(
+    return unverified_by_round(event, stage, (round,), at).get(round, [])
+
+
+def unverified_by_round(
+    event: Event, stage: str, rounds: Collection[int] | None = None, at: dt.datetime | None = None
+) -> dict[int, list[Result]]:
+    """The same for ``rounds`` of the stage (``None``: every round), by round, in two reads."""
+    current = current_by_round(event, stage, rounds, at)
+    checked = _verified(event, stage, rounds, at)
+    return {
+        number: [r for r in results if r.id not in checked] for number, results in current.items()
+    }
+
+
+def round_counts(event: Event, stage: str, rounds: Collection[int]) -> dict[int, tuple[int, int]]:
+    """Round → how many current results it has, and how many of them nobody verified yet."""
+    current = current_by_round(event, stage, rounds)
+    checked = _verified(event, stage, rounds, None)
+    counts = {}
+    for number in rounds:
+        results = current.get(number, [])
+        counts[number] = (len(results), sum(1 for r in results if r.id not in checked))
+    return counts
+
+
+def _verified(
+    event: Event, stage: str, rounds: Collection[int] | None, at: dt.datetime | None
+) -> set[int]:
+    """The ids of the results of ``rounds`` verified by ``at``."""
+    return set(
         Verification.objects.filter(
-            **of_round(event, stage, round), verified_at__lte=_moment(at)
+            **of_rounds(event, stage, rounds), verified_at__lte=_moment(at)
         ).values_list("result_id", flat=True)
     )
-    return [r for r in results if r.id not in checked]
 
 
 def is_current(result: Result) -> bool:
@@ -364,6 +469,13 @@ def publication_current(event: Event, stage: str, round: int = 1) -> Publication
 def publication_state(event: Event, stage: str, round: int = 1) -> str:
     current = publication_current(event, stage, round)
     return current.state if current else Publication.State.DRAFT
+
+
+def publications_current(event: Event, stage: str) -> dict[int, Publication]:
+    """Round → the latest change of what is public of it, for every round of the stage that
+    ever changed (one read; without the frozen tables, which a list of rounds does not show)."""
+    changes = Publication.objects.filter(event=event, stage=stage).defer("table")
+    return {p.round: p for p in changes.order_by("changed_at", "id")}
 
 
 def final_versions(event: Event, stage: str, round: int = 1) -> list[Publication]:

@@ -49,7 +49,7 @@ ROW_EFFECTS = ("tour-result-zero", "battle-loss", "not-admitted")
 
 @dataclass(frozen=True)
 class Rulings:
-    """The rulings of one event in force at one moment."""
+    """The rulings of one event in force at one moment (or every one recorded)."""
 
     verdicts: tuple[Verdict, ...] = ()
     sanctions: tuple[Sanction, ...] = ()
@@ -59,26 +59,43 @@ class Rulings:
     def __bool__(self) -> bool:
         return bool(self.verdicts or self.sanctions or self.withdrawals)
 
+    def in_force(self, moment: dt.datetime) -> Rulings:
+        """Those of these rulings in force at ``moment`` (see the vocabulary)."""
+        return Rulings(
+            tuple(v for v in self.verdicts if v.decided_at <= moment),
+            tuple(
+                s
+                for s in self.sanctions
+                if s.recorded_at <= moment and (s.lifted_at is None or s.lifted_at > moment)
+            ),
+            tuple(w for w in self.withdrawals if w.recorded_at <= moment),
+            self.credited,
+        )
+
 
 def rulings_as_of(event: Event, at: dt.datetime | None = None) -> Rulings:
     """Every ruling of the event in force at ``at`` (now when ``None``)."""
-    moment = at if at is not None else timezone.now()
+    return rulings_recorded(event).in_force(at if at is not None else timezone.now())
+
+
+def rulings_recorded(event: Event) -> Rulings:
+    """Every ruling of the event recorded, lifted or not (one read of each kind), so that the
+    rulings in force at several moments are read once."""
     if not (event.rulebook.appeals or event.rulebook.sanctions):
         return Rulings()
     verdicts = tuple(
-        Verdict.objects.filter(appeal__event=event, decided_at__lte=moment)
+        Verdict.objects.filter(appeal__event=event)
         .select_related("appeal", "appeal__entry", "correction")
         .prefetch_related("credited")
         .order_by("decided_at", "id")
     )
     sanctions = tuple(
-        Sanction.objects.filter(event=event, recorded_at__lte=moment)
-        .exclude(lifted_at__lte=moment)
+        Sanction.objects.filter(event=event)
         .select_related("entry", "person")
         .order_by("recorded_at", "id")
     )
     withdrawals = tuple(
-        Withdrawal.objects.filter(entry__event=event, recorded_at__lte=moment)
+        Withdrawal.objects.filter(entry__event=event)
         .select_related("entry")
         .order_by("received_at", "id")
     )

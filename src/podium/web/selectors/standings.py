@@ -41,8 +41,10 @@ from podium.web.selectors.results import (
     final_versions,
     labels_by_number,
     publication_state,
+    publications_current,
     ruled_rows,
     unverified,
+    unverified_by_round,
 )
 from podium.web.selectors.stages import has_calendar, rounds_of
 from podium.web.selectors.texts import page_row, problem_text
@@ -60,6 +62,7 @@ class RoundView:
     title: str
     state: str
     visible: bool
+    version: int | None = None  # the newest final version, once final
 
     @property
     def state_label(self) -> str:
@@ -72,11 +75,19 @@ def stage_rounds(event: Event, stage: Stage, staff: bool) -> list[RoundView]:
         made = [(r.number, r.title) for r in rounds_of(event, stage)]
     else:
         made = [(1, "")]
+    current = publications_current(event, stage.key)
     views = []
     for number, title in made:
-        state = publication_state(event, stage.key, number)
-        views.append(RoundView(number, title, state, visible(state, staff)))
+        latest = current.get(number)
+        state = _state(latest)
+        final = latest.version if latest and state == Publication.State.FINAL else None
+        views.append(RoundView(number, title, state, visible(state, staff), final))
     return views
+
+
+def _state(latest: Publication | None) -> str:
+    """The state a round's latest publication change left it in (none yet: a draft)."""
+    return latest.state if latest else Publication.State.DRAFT
 
 
 def shown_round(stage: Stage, rounds: list[RoundView]) -> int | None:
@@ -92,7 +103,8 @@ def season_tours(event: Event, stage: ChgkSeasonStage, staff: bool) -> tuple[lis
     played = set(
         Result.objects.filter(event=event, stage=stage.tour).values_list("round", flat=True)
     )
-    states = {n: publication_state(event, stage.tour, n) for n in sorted(played)}
+    current = publications_current(event, stage.tour)
+    states = {n: _state(current.get(n)) for n in sorted(played)}
     tours = [n for n, state in states.items() if visible(state, staff)]
     return tours, [n for n in tours if states[n] not in PUBLIC_STATES]
 
@@ -218,7 +230,8 @@ def _unverified_ids(
     question; a season: in an unverified tour result)."""
     if isinstance(stage, ChgkSeasonStage):
         rounds = tours if tours is not None else season_tours(event, stage, True)[0]
-        waiting = [r for n in rounds for r in unverified(event, stage.tour, n, at)]
+        by_tour = unverified_by_round(event, stage.tour, rounds, at)
+        waiting = [r for n in rounds for r in by_tour.get(n, [])]
     else:
         waiting = unverified(event, stage.key, round, at)
     ids = {str(r.entry.number) for r in waiting if r.entry_id}

@@ -27,6 +27,7 @@ from podium.engine import draws as engine
 from podium.engine.classification import is_domestic
 from podium.rules.schema import ChgkTourStage, GamesStage, Stage
 from podium.web.models import Draw, Entry, Event, Squad
+from podium.web.selectors.entries import roster
 from podium.web.selectors.roles import is_organizer
 from podium.web.selectors.texts import error_text
 from podium.web.services.base import Actor, Refused, audit
@@ -67,9 +68,7 @@ def _entrants(event: Event, stage: Stage, squad: Squad | None = None) -> list[En
             _("Some entries still await approval: approve or refuse them before the draw.")
         )
     return list(
-        entries.filter(status=Entry.Status.CONFIRMED)
-        .prefetch_related("members__person")
-        .order_by("id")
+        entries.filter(status=Entry.Status.CONFIRMED).prefetch_related(roster()).order_by("id")
     )
 
 

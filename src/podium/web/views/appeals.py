@@ -35,11 +35,12 @@ from podium.web.forms.appeals import AppealForm, JuryAppointForm
 from podium.web.models import Appeal, Entry, Event, EventRole, Result
 from podium.web.selectors.appeals import (
     decided,
+    disputes_by_round,
     filing_closes,
+    filings_close,
     jury_cards,
     jury_members,
     member_of,
-    pending_disputes,
     question_rule,
     verdict_due,
 )
@@ -110,8 +111,10 @@ def _tours(event: Event, rule: AppealRule, entries: Any, now: dt.datetime) -> li
     """The tour choices, newest first, each with when its filing window closes."""
     choices = []
     for stage in tour_stages(event):
-        for number in played_rounds(event, stage, entries):
-            closes = filing_closes(event, stage, number, rule, now)
+        numbers = played_rounds(event, stage, entries)
+        closing = filings_close(event, stage, numbers, rule, now)
+        for number in numbers:
+            closes = closing[number]
             title = tour_title(event, stage.key, number)
             if closes is None:
                 label = title
@@ -233,8 +236,9 @@ def _rows(event: Event, now: dt.datetime) -> list[dict[str, Any]]:
 def _disputes(event: Event) -> list[dict[str, Any]]:
     found = []
     for stage in tour_stages(event):
-        for number in played_rounds(event, stage):
-            for d in pending_disputes(event, stage, number):
+        rounds = disputes_by_round(event, stage, played_rounds(event, stage))
+        for number, disputes in rounds.items():
+            for d in disputes:
                 found.append({"dispute": d, "tour": tour_title(event, stage.key, number)})
     return found
 

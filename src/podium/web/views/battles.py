@@ -23,6 +23,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
@@ -141,7 +142,9 @@ def _league(
     labels = labels_by_number(event, stage)
     final = publication_state(event, stage.key) == Publication.State.FINAL
     battles = []
-    for result in current_results(event, stage.key):
+    results = current_results(event, stage.key)
+    prefetch_related_objects(results, "recorded_by")  # each battle names who recorded it
+    for result in results:
         cells = result.cells
         if bound is not None and bound[0] == result.pk:
             correction = bound[1]

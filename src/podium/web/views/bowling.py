@@ -19,6 +19,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
@@ -41,7 +42,8 @@ from podium.web.selectors.bowling import (
     stage_of_squad,
     total_of,
 )
-from podium.web.selectors.draws import entry_names, lane_sheet, lanes_draw
+from podium.web.selectors.draws import entry_names, lane_sheet, lanes_draw, lanes_draws
+from podium.web.selectors.entries import roster
 from podium.web.selectors.results import current_results
 from podium.web.selectors.roles import is_staff
 from podium.web.selectors.texts import problem_text
@@ -153,7 +155,7 @@ def _lane_sheet(
     stage = stage_of_squad(event, draw)
     if stage is None:
         raise Http404
-    players = list(squad_players(event, squad, stage).prefetch_related("members__person"))
+    players = list(squad_players(event, squad, stage).prefetch_related(roster()))
     cards = _player_cards(event, stage, players, lane_places(draw), bound)
     divisions = event.rulebook.divisions
     titles = {d.key: d.title for d in divisions.items} if divisions else {}
@@ -173,15 +175,10 @@ def _lane_sheet(
 @login_required
 def index(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(request, slug)
-    squads = []
-    for squad in Squad.objects.filter(event=event).order_by("starts_at", "id"):
-        squads.append(
-            {
-                "squad": squad,
-                "players": squad.entry_set.filter(status=Entry.Status.CONFIRMED).count(),
-                "draw": lanes_draw(event, squad),
-            }
-        )
+    draws = lanes_draws(event)
+    confirmed = Count("entry", filter=Q(entry__status=Entry.Status.CONFIRMED))
+    made = Squad.objects.filter(event=event).annotate(players=confirmed).order_by("starts_at", "id")
+    squads = [{"squad": q, "players": q.players, "draw": draws.get(q.pk)} for q in made]
     return render(
         request,
         "podium/bowling/index.html",

@@ -23,7 +23,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from podium.web.models import Event, Result, SecondEntry
-from podium.web.selectors.checks import Mismatch, awaiting_second_entry, mismatches, to_confirm
+from podium.web.selectors.checks import (
+    Mismatch,
+    awaiting_second_entry,
+    mismatches,
+    to_confirm,
+    waiting,
+)
 from podium.web.selectors.results import format_columns
 from podium.web.selectors.roles import is_head_referee
 from podium.web.services.base import Refused
@@ -60,7 +66,8 @@ def _columns(event: Event, m: Mismatch) -> list[dict[str, Any]]:
 @login_required
 def index(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(request, slug)
-    found = mismatches(event)
+    unverified = waiting(event)  # read once for the three lists
+    found = mismatches(event, unverified)
     context = {
         "event": event,
         "mismatches": [
@@ -73,8 +80,8 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
             }
             for m in found
         ],
-        "pending": to_confirm(event),
-        "awaiting": awaiting_second_entry(event),
+        "pending": to_confirm(event, unverified),
+        "awaiting": awaiting_second_entry(event, unverified),
     }
     return render(request, "podium/checks/index.html", context)
 

@@ -26,7 +26,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
@@ -46,11 +46,10 @@ from podium.web.forms.discipline import (
 )
 from podium.web.models import Ban, Entry, EntryMember, Event, Person, Round, Sanction, Withdrawal
 from podium.web.selectors.discipline import (
-    fee_for_tour,
     in_force,
     sanctions_of,
     season_end,
-    unpaid_for_tour,
+    unpaid_by_tour,
 )
 from podium.web.selectors.results import current_results, item_order, labels_by_number, stage_rows
 from podium.web.selectors.roles import is_head_referee, is_organizer
@@ -176,22 +175,29 @@ class UnpaidBlock:
 def _unpaid(event: Event, stage: Stage | None, now: dt.datetime) -> list[UnpaidBlock]:
     if stage is None:
         return []
+    tours = rounds_of(event, stage)
+    unpaid = unpaid_by_tour(event, stage.key, tours)
+    sanctions = list(
+        Sanction.objects.filter(event=event, stage=stage.key)
+        .select_related("entry")
+        .order_by("entry__number", "id")
+    )
     blocks = []
-    for tour in rounds_of(event, stage):
+    for tour in tours:
         barred = [
             s
-            for s in Sanction.objects.filter(event=event, stage=stage.key, round=tour.number)
-            .select_related("entry")
-            .order_by("entry__number")
-            if in_force(s, now) and NOT_ADMITTED in effects_of(event.rulebook, s)
+            for s in sanctions
+            if s.round == tour.number
+            and in_force(s, now)
+            and NOT_ADMITTED in effects_of(event.rulebook, s)
         ]
         out = {s.entry_id for s in barred}
-        pending = [u.entry for u in unpaid_for_tour(event, stage.key, tour.number)]
+        fee, pending = unpaid[tour.number]
         blocks.append(
             UnpaidBlock(
                 round=tour,
-                fee=fee_for_tour(event, stage.key, tour.number),
-                pending=[e for e in pending if e.pk not in out],
+                fee=fee,
+                pending=[u.entry for u in pending if u.entry.pk not in out],
                 barred=barred,
             )
         )
@@ -235,20 +241,25 @@ def _withdrawals(event: Event, battle_stage: Stage | None) -> list[WithdrawalRow
         else set()
     )
     clauses = {s.key: s.clause or "" for s in event.rulebook.sanctions}
+    every_ban = list(
+        Ban.objects.filter(sanction__entry__in=[w.entry for w in withdrawals]).select_related(
+            "person", "sanction"
+        )
+    )
     rows = []
     for w in withdrawals:
         number = str(w.entry.number)
         mine = [b for b in battles if number in b.numbers]
-        bans = Ban.objects.filter(sanction__entry=w.entry, sanction__key=w.rule).select_related(
-            "person"
-        )
+        bans = [
+            b for b in every_ban if b.sanction.entry_id == w.entry_id and b.sanction.key == w.rule
+        ]
         rows.append(
             WithdrawalRow(
                 withdrawal=w,
                 clause=clauses.get(w.rule, ""),
                 annulled=[b for b in mine if b.item not in ruled],
                 kept=[b for b in mine if b.item in ruled],
-                barred=_barred(list(bans)),
+                barred=_barred(bans),
             )
         )
     return rows
@@ -310,14 +321,17 @@ def _applied(event: Event, sanction: Sanction) -> list[str]:
 
 def _sanctions(event: Event, now: dt.datetime, bound: dict[int, LiftForm]) -> list[SanctionRow]:
     rows = []
-    for s in sanctions_of(event):
+    sanctions = sanctions_of(event)
+    bans = Prefetch("bans", queryset=Ban.objects.select_related("person"))
+    prefetch_related_objects(sanctions, bans, "recorded_by", "lifted_by")
+    for s in sanctions:
         rows.append(
             SanctionRow(
                 sanction=s,
                 in_force=in_force(s, now),
                 where=_where(event, s),
                 effects=_applied(event, s),
-                barred=_barred(list(s.bans.select_related("person"))),
+                barred=_barred(list(s.bans.all())),
                 person_shown=s.person_id is not None
                 and (s.entry is None or str(s.person) != s.entry.name),
                 form=bound.get(s.pk) or LiftForm(prefix=f"lift-{s.pk}"),

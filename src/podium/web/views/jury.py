@@ -17,6 +17,7 @@ Vocabulary:
 from __future__ import annotations
 
 import string
+from collections import defaultdict
 from typing import Any
 
 from django.contrib import messages
@@ -31,8 +32,8 @@ from django.views.decorators.http import require_POST
 
 from podium.web.forms.appeals import DisputeForm, VerdictForm
 from podium.web.models import Appeal, Entry, Event, EventRole
-from podium.web.selectors.appeals import Dispute, jury_cards, pending_disputes, question_rule
-from podium.web.selectors.results import current_results
+from podium.web.selectors.appeals import Dispute, disputes_by_round, jury_cards, question_rule
+from podium.web.selectors.results import current_by_round
 from podium.web.selectors.roles import has_role
 from podium.web.services.appeals import dispute_decide, verdict_record
 from podium.web.services.base import Refused
@@ -53,14 +54,32 @@ def _event(request: HttpRequest, slug: str) -> Event:
     return event
 
 
-def _teams(event: Event, appeal: Appeal) -> list[Entry]:
-    """Every team with a result in the appeal's tour (the credit picker)."""
-    return [r.entry for r in current_results(event, appeal.stage, appeal.round) if r.entry_id]
+def _teams(event: Event, appeals: list[Appeal]) -> dict[tuple[str, int], list[Entry]]:
+    """(stage, tour) → every team with a result in it, for the tours of the appeals that
+    credit an answer (the credit picker), in a read per stage."""
+    tours: dict[str, set[int]] = defaultdict(set)
+    for appeal in appeals:
+        if appeal.kind == Appeal.Kind.ACCEPT:
+            tours[appeal.stage].add(appeal.round)
+    return {
+        (key, number): [r.entry for r in results if r.entry_id]
+        for key, numbers in tours.items()
+        for number, results in current_by_round(event, key, numbers).items()
+    }
 
 
-def _verdict_form(event: Event, appeal: Appeal, data: Any = None) -> VerdictForm:
-    teams = _teams(event, appeal) if appeal.kind == Appeal.Kind.ACCEPT else None
-    return VerdictForm(data, teams=teams, prefix=f"a{appeal.number}")
+def _verdict_form(
+    event: Event,
+    appeal: Appeal,
+    data: Any = None,
+    teams: dict[tuple[str, int], list[Entry]] | None = None,
+) -> VerdictForm:
+    if teams is None:
+        teams = _teams(event, [appeal])
+    picker = (
+        teams.get((appeal.stage, appeal.round), []) if appeal.kind == Appeal.Kind.ACCEPT else None
+    )
+    return VerdictForm(data, teams=picker, prefix=f"a{appeal.number}")
 
 
 def _token(event: Event, d: Dispute, stage: str) -> str:
@@ -78,9 +97,10 @@ def _disputes(event: Event) -> list[dict[str, Any]]:
     """The open disputed answers, each tour's in token order, lettered A, B, … per tour."""
     found = []
     for stage in tour_stages(event):
-        for number in played_rounds(event, stage):
+        rounds = disputes_by_round(event, stage, played_rounds(event, stage))
+        for number, disputes in rounds.items():
             tour = sorted(
-                ((_token(event, d, stage.key), d) for d in pending_disputes(event, stage, number)),
+                ((_token(event, d, stage.key), d) for d in disputes),
                 key=lambda pair: (pair[1].question, pair[0]),
             )
             for n, (token, d) in enumerate(tour):
@@ -108,7 +128,9 @@ def _page(
     now = timezone.now()
     verdicts = verdicts or {}
     cards = []
-    for card in jury_cards(event, now):
+    found = jury_cards(event, now)
+    teams = _teams(event, [c.appeal for c in found if c.verdict is None])
+    for card in found:
         appeal = card.appeal
         cards.append(
             {
@@ -127,7 +149,7 @@ def _page(
                 "verdict": card.verdict,
                 "form": None
                 if card.verdict is not None
-                else verdicts.get(appeal.number) or _verdict_form(event, appeal),
+                else verdicts.get(appeal.number) or _verdict_form(event, appeal, teams=teams),
             }
         )
     disputes = []

@@ -48,7 +48,7 @@ from podium.web.forms.protests import (
 from podium.web.models import Appeal, Entry, Event, FurtherAppeal, Result, Sanction, Verdict
 from podium.web.selectors.appeals import appeals_of, decided
 from podium.web.selectors.bowling import games_stages, total_of
-from podium.web.selectors.discipline import barred_by, in_force, sanctions_of
+from podium.web.selectors.discipline import barred_by, in_force, sanctions_by_entry
 from podium.web.selectors.results import current_of, current_results
 from podium.web.selectors.roles import is_head_referee, is_staff
 from podium.web.selectors.stages import stage_entries
@@ -141,15 +141,12 @@ def _index(
     stages = _stages(event)
     now = timezone.now()
     protests = []
-    for appeal in appeals_of(event):
-        if appeal.kind != Appeal.Kind.PROTEST:
-            continue
+    filed = [a for a in appeals_of(event) if a.kind == Appeal.Kind.PROTEST]
+    sanctions = sanctions_by_entry(event, [a.entry for a in filed])
+    for appeal in filed:
+        barred = barred_by(event, appeal.entry, now, sanctions[appeal.entry_id])
         protests.append(
-            {
-                "appeal": appeal,
-                "verdict": decided(appeal),
-                "expelled": barred_by(event, appeal.entry, now) is not None,
-            }
+            {"appeal": appeal, "verdict": decided(appeal), "expelled": barred is not None}
         )
     context = {
         "event": event,
@@ -449,8 +446,10 @@ def _players_page(
         raise Http404
     now = timezone.now()
     cards = []
-    for entry in _players(event, _stages(event)):
-        sanctions = [s for s in sanctions_of(event, entry) if s.key == rule.key]
+    players = _players(event, _stages(event))
+    by_entry = sanctions_by_entry(event, players)
+    for entry in players:
+        sanctions = [s for s in by_entry[entry.pk] if s.key == rule.key]
         lifts = []
         for sanction in sanctions:
             form = LiftForm(prefix=f"l{sanction.pk}")
@@ -460,7 +459,7 @@ def _players_page(
         form = SanctionForm(prefix=f"s{entry.pk}")
         if bound and bound[:2] == ("impose", entry.pk):
             form = bound[2]
-        expelled = barred_by(event, entry, now)
+        expelled = barred_by(event, entry, now, by_entry[entry.pk])
         cards.append(
             {
                 "entry": entry,

@@ -59,6 +59,7 @@ from podium.web.selectors.questions import (
     sanction_rule,
     tour_questions,
     tour_stage,
+    tours_duty_states,
 )
 from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.services.base import Refused
@@ -134,7 +135,8 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
         tours = hosts_of(request.user, event)
     if not staff and not tours:
         raise Http404
-    rows = [{"tour": t, "states": duty_states(event, t)} for t in tours]
+    states = tours_duty_states(event, tours)
+    rows = [{"tour": t, "states": states[t.pk]} for t in tours]
     context = {
         "event": event,
         "stage": stage,

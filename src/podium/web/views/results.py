@@ -86,7 +86,9 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
     for stage in event.rulebook.stages:
         if stage.format not in RECORDED_FORMATS:
             continue
-        for number in round_numbers(event, stage):
+        numbers = round_numbers(event, stage)
+        progress = counts(event, stage, numbers)
+        for number in numbers:
             url = _desk_url(event, stage, number)
             if url is None and stage.format in ENTRY_FORMATS:
                 url = reverse(
@@ -100,7 +102,7 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
                     "lanes": reverse("bowling:index", kwargs={"slug": slug})
                     if stage.format == "games"
                     else None,
-                    **counts(event, stage, number),
+                    **progress[number],
                 }
             )
     context = {"event": event, "stages": stages, "head": is_head_referee(request.user, event)}

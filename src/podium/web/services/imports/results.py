@@ -18,6 +18,7 @@ from podium.engine.errors import InputError
 from podium.rules.schema import Stage
 from podium.web.imports.files import Sheet, column_letter
 from podium.web.models import Entry, Event, Result
+from podium.web.selectors.entries import roster
 from podium.web.selectors.results import (
     ENTRY_FORMATS,
     ITEM_FORMATS,
@@ -168,7 +169,7 @@ def _entry_rows(
     ignored = [h for h in header if h and h not in columns and h not in KNOWN_COLUMNS]
     if ignored:
         notes.append(_("Columns not read: %(columns)s.") % {"columns": ", ".join(ignored)})
-    entries = {e.number: e for e in stage_entries(event, stage).prefetch_related("members__person")}
+    entries = {e.number: e for e in stage_entries(event, stage).prefetch_related(roster())}
     current = {r.entry_id: r for r in current_results(event, stage.key, round)}
     rows: list[ResultRow] = []
     seen: dict[int, int] = {}
