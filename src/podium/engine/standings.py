@@ -14,9 +14,9 @@ Vocabulary:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from podium.engine import criteria as _criteria  # noqa: F401  (registers the criteria)
 from podium.engine.advancement import Decision, advance
@@ -62,8 +62,9 @@ class Footnoted:
         return (*self.base.reasons(row), *self.extra)
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
+class Row(NamedTuple):
+    """A named tuple, made once per row of every table (see ``Entry``)."""
+
     entry: Entry
     rank: int
     rank_to: int
@@ -73,9 +74,9 @@ class Row:
     advances: bool
     playoff: bool
     prize: bool
-    why: Explanation = field(compare=False, repr=False)
-    placed: Placed | None = field(default=None, compare=False, repr=False)
-    decision: Decision | None = field(default=None, compare=False, repr=False)
+    why: Explanation
+    placed: Placed | None = None
+    decision: Decision | None = None
 
     @property
     def reasons(self) -> tuple[Reason, ...]:
@@ -99,7 +100,7 @@ class Standings:
 def with_notes(table: Table, notes: Mapping[str, Sequence[Reason]]) -> Table:
     """The table with ``notes`` added to the reasons of the rows they name (by entrant id)."""
     rows = tuple(
-        replace(row, why=Footnoted(row.why, tuple(notes[row.entry.id])))
+        row._replace(why=Footnoted(row.why, tuple(notes[row.entry.id])))
         if row.entry.id in notes
         else row
         for row in table.rows

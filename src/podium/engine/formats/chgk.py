@@ -29,8 +29,9 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
-from podium.engine.classification import classify
+from podium.engine.classification import Classifier
 from podium.engine.entries import Entry, Reason
 from podium.engine.errors import InputError, Problem, Problems
 from podium.engine.formats.common import members_range
@@ -60,8 +61,10 @@ _MARK_SET = frozenset(MARKS)
 # --- Masks ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Mask:
+class Mask(NamedTuple):
+    """Named tuples, this and ``TourResult``: one is made per team and tour, and a tuple is
+    made fastest."""
+
     marks: str
 
     @property
@@ -107,8 +110,7 @@ def parse_mask(text: str, questions: int) -> Mask:
 # --- One tour -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class TourResult:
+class TourResult(NamedTuple):
     """One team's checked tour row."""
 
     competitor: Competitor
@@ -141,8 +143,12 @@ def read_tour(
 
 def _read_masks(reader: Reader, rows: Sequence[RawRow], questions: int) -> dict[int, Mask]:
     masks: dict[int, Mask] = {}
+
+    def parse(text: str) -> Mask:
+        return parse_mask(text, questions)
+
     for row in rows:
-        mask = reader.typed(row, "mask", lambda text: parse_mask(text, questions))
+        mask = reader.typed(row, "mask", parse)
         if mask is not None:
             masks[row.line] = mask
     return masks
@@ -216,7 +222,7 @@ def _appeal_clause(rulebook: Rulebook) -> str | None:
 
 
 def _mask_notes(mask: Mask | None, clause: str | None) -> tuple[Reason, ...]:
-    if mask is None:
+    if mask is None or ("X" not in mask.marks and "?" not in mask.marks):
         return ()
     notes: list[Reason] = []
     withdrawn, disputed = mask.withdrawn, mask.disputed
@@ -252,15 +258,17 @@ def tour_entries(
 ) -> list[Entry]:
     """One entry per team of one tour, classified (an unscored team plays outside, п. 10)."""
     clause = _appeal_clause(rulebook)
-    members = members_range(rulebook, stage)
+    classify = Classifier(rulebook, members=members_range(rulebook, stage))
     reader = Reader(problems)
     by_line = {row.line: row for row in rows}
     entries: list[Entry] = []
+    scores: dict[int, Message] = {}  # a tour's teams share a few counts: one score for each
     for result in read_tour(rows, competitors, stage.questions, problems):
         team = result.competitor
-        klass, outside = classify(team, rulebook, problems, members=members)
+        klass, outside = classify(team, problems)
         notes = _mask_notes(result.mask, clause)
-        taken, score = result.taken, _("%(n)s q", n=result.taken)
+        taken = result.taken
+        score = scores.get(taken) or scores.setdefault(taken, _("%(n)s q", n=taken))
         row = by_line[team.line]
         sanctioned: bool | None = None
         if "sanctioned" in row.cells:

@@ -26,6 +26,7 @@ from podium.engine.standings import Table
 from podium.rules.schema import Division, Divisions, GamesStage, Rulebook, Stage
 
 MAX_GAME = 300
+GAME_SCORE = _("game score")  # what a bad game cell is said to be (made once, not per cell)
 
 
 # The metric names of the n-th highest and n-th lowest game, written once rather than per row.
@@ -102,18 +103,25 @@ def tables(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> list[Tab
     )
 
 
+# A ladder average as its reason shows it: ``160.10`` and ``160.1`` are one value, two texts.
+_Assigned = dict[tuple[str | None, str | None], tuple[Division, Reason]]
+
+
 def _scorer(columns: Sequence[str], divisions: Divisions | None) -> ScoreRow:
+    # Many players share a gender and an average: each division and its reason is chosen once.
+    assigned: _Assigned = {}
+
     def score(row: RawRow, reader: Reader, competitor: Competitor | None) -> Scored | None:
         problems = reader.problems
         before = len(problems)
-        games = [reader.count(row, c, maximum=MAX_GAME, what=_("game score")) for c in columns]
+        games = [reader.count(row, c, maximum=MAX_GAME, what=GAME_SCORE) for c in columns]
         if None in games:  # only a row missing a game (or with a bad one) is looked at again
             filled = [n for n, c in enumerate(columns) if reader.text(row, c)]
             bowled = filled[-1] + 1 if filled else len(columns)  # a series in progress ends here
             for column, game in zip(columns[:bowled], games, strict=False):
                 if game is None and not reader.text(row, column):
                     problems.add(reader.where(row, column), _("every game needs its score"))
-        table, note = _division(row, reader, competitor, divisions)
+        table, note = _division(row, reader, competitor, divisions, assigned)
         if len(problems) > before:
             return None
         scores = [g for g in games if g is not None]
@@ -134,7 +142,11 @@ def _scorer(columns: Sequence[str], divisions: Divisions | None) -> ScoreRow:
 
 
 def _division(
-    row: RawRow, reader: Reader, competitor: Competitor | None, divisions: Divisions | None
+    row: RawRow,
+    reader: Reader,
+    competitor: Competitor | None,
+    divisions: Divisions | None,
+    assigned: _Assigned,
 ) -> tuple[str | None, Reason | None]:
     if divisions is None:
         return None, None
@@ -158,9 +170,14 @@ def _division(
             reader.where(row, "gender"), _("M or F is needed to choose the division")
         )
         return None, None
-    try:
-        division, reason = assign_division(divisions, competitor.gender, competitor.average)
-    except ValueError as exc:  # an average in no division's range (e.g. 189.995)
-        reader.problems.add(reader.where(row, "average"), reason_of(exc))
-        return None, None
+    gender, average = competitor.gender, competitor.average
+    key = (gender, None if average is None else str(average))
+    known_division = assigned.get(key)
+    if known_division is None:
+        try:
+            known_division = assigned[key] = assign_division(divisions, gender, average)
+        except ValueError as exc:  # an average in no division's range (e.g. 189.995)
+            reader.problems.add(reader.where(row, "average"), reason_of(exc))
+            return None, None
+    division, reason = known_division
     return division.key, reason
