@@ -124,6 +124,11 @@ class Reader:
         return None
 
 
+def columns_of(rows: Sequence[RawRow]) -> list[str]:
+    """Every column that any of the rows has, sorted."""
+    return sorted(set().union(*[row.cells for row in rows]))
+
+
 def require_columns(columns: Sequence[str], required: Sequence[str], problems: Problems) -> bool:
     missing = [c for c in required if c not in columns]
     for column in missing:

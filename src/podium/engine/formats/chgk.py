@@ -40,6 +40,7 @@ from podium.engine.inputs import (
     Competitor,
     RawRow,
     Reader,
+    columns_of,
     read_competitors,
     require_columns,
 )
@@ -307,7 +308,7 @@ def _sanction_note(rulebook: Rulebook, taken: int) -> Reason:
 
 def _require_columns(rows: Sequence[RawRow], required: Sequence[str]) -> None:
     problems = Problems()
-    columns = sorted({c for row in rows for c in row.cells})
+    columns = columns_of(rows)
     require_columns(columns, required, problems)
     if "questions" not in columns and "mask" not in columns:
         problems.add("column questions", _("missing required column (or give a mask column)"))

@@ -13,7 +13,14 @@ from typing import NamedTuple
 from podium.engine.classification import Classifier
 from podium.engine.entries import Entry, Number, Reason
 from podium.engine.errors import Problems
-from podium.engine.inputs import Competitor, RawRow, Reader, read_competitors, require_columns
+from podium.engine.inputs import (
+    Competitor,
+    RawRow,
+    Reader,
+    columns_of,
+    read_competitors,
+    require_columns,
+)
 from podium.engine.messages import Value
 from podium.engine.standings import Table, build_table
 from podium.rules.schema import Rulebook, Stage
@@ -47,8 +54,7 @@ def single_result_tables(
 ) -> list[Table]:
     """Tables of a stage where each row is one entrant's whole result."""
     problems = Problems()
-    columns = sorted({c for row in rows for c in row.cells})
-    require_columns(columns, ["id", *required], problems)
+    require_columns(columns_of(rows), ["id", *required], problems)
     problems.raise_if_any()
     competitors = read_competitors(rows, problems, groups=stage.groups)
     reader = Reader(problems)

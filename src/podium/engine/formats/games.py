@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
+from operator import itemgetter
 
 from podium.engine.entries import Reason
 from podium.engine.formats.common import Scored, ScoreRow, single_result_tables
@@ -35,10 +36,16 @@ _OUTSIDE_IN = tuple(
 )
 
 
+_OUTSIDE_IN_NAMES = tuple(name for _, high, low in _OUTSIDE_IN for name in (high, low))
+_OUTSIDE_IN_PICKS = itemgetter(*(i for n, _, _ in _OUTSIDE_IN for i in (n - 1, -n)))
+
+
 def outside_in(games: Sequence[int]) -> dict[str, int | None]:
     """The metrics ``high-game``, ``low-game``, ``high-game-2``… of a set of games."""
     ordered = sorted(games, reverse=True)
     count = len(ordered)
+    if count >= len(_OUTSIDE_IN_NAMES):  # a whole series: every metric has its game
+        return dict(zip(_OUTSIDE_IN_NAMES, _OUTSIDE_IN_PICKS(ordered), strict=True))
     metrics: dict[str, int | None] = {}
     for n, high, low in _OUTSIDE_IN:
         metrics[high] = ordered[n - 1] if count >= 2 * n - 1 else None
@@ -114,7 +121,9 @@ def _scorer(columns: Sequence[str], divisions: Divisions | None) -> ScoreRow:
     def score(row: RawRow, reader: Reader, competitor: Competitor | None) -> Scored | None:
         problems = reader.problems
         before = len(problems)
-        games = [reader.count(row, c, maximum=MAX_GAME, what=GAME_SCORE) for c in columns]
+        games: Sequence[int | None] | None = _plain_games(row, columns)
+        if games is None:
+            games = [reader.count(row, c, maximum=MAX_GAME, what=GAME_SCORE) for c in columns]
         if None in games:  # only a row missing a game (or with a bad one) is looked at again
             filled = [n for n, c in enumerate(columns) if reader.text(row, c)]
             bowled = filled[-1] + 1 if filled else len(columns)  # a series in progress ends here
@@ -141,6 +150,17 @@ def _scorer(columns: Sequence[str], divisions: Divisions | None) -> ScoreRow:
     return score
 
 
+def _plain_games(row: RawRow, columns: Sequence[str]) -> list[int] | None:
+    """Every game, when each is plain digits and at most 300 (as in nearly every row); else
+    ``None``, and the reader reads them one by one, saying what is wrong with each."""
+    texts = [row.cells.get(c) or "" for c in columns]
+    digits = "".join(texts)
+    if not (all(texts) and digits.isascii() and digits.isdigit()):
+        return None
+    games = [int(text) for text in texts]
+    return games if max(games) <= MAX_GAME else None
+
+
 def _division(
     row: RawRow,
     reader: Reader,
@@ -162,10 +182,9 @@ def _division(
             return None, None
         entered = _("Division %(division)s, as entered", division=term(known[given].title))
         return given, Reason(known[given].clause, entered)
-    genders = {d.gender for d in divisions.items} - {None}
     if competitor is None:
         return None, None
-    if genders and competitor.gender is None:
+    if competitor.gender is None and any(d.gender is not None for d in divisions.items):
         reader.problems.add(
             reader.where(row, "gender"), _("M or F is needed to choose the division")
         )
