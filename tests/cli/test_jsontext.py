@@ -86,23 +86,31 @@ def test_an_empty_lazy_list_is_an_empty_list() -> None:
     assert written({"rows": iter(())}) == '{\n  "rows": []\n}'
 
 
-def test_each_lazy_item_is_made_only_when_it_is_written() -> None:
+def test_a_lazy_list_is_made_and_written_a_batch_at_a_time() -> None:
     made: list[int] = []
-    parts: list[str] = []
+    written: list[int] = []  # how many items had been made at each write
 
     def rows() -> Iterator[dict[str, int]]:
-        for n in range(3):
+        for n in range(2 * jsontext.BATCH + 1):
             made.append(n)
             yield {"n": n}
 
+    parts: list[str] = []
+
     def out(text: str) -> None:
-        if text.startswith("{") and '"n": ' in text:
-            # Row n is written while rows 0…n have been made, and no row after it.
-            assert made == list(range(json.loads(text)["n"] + 1))
+        written.append(len(made))
         parts.append(text)
 
     jsontext.write({"rows": rows()}, out)
-    assert "".join(parts) == standard({"rows": [{"n": 0}, {"n": 1}, {"n": 2}]})
+    assert "".join(parts) == standard({"rows": [{"n": n} for n in range(2 * jsontext.BATCH + 1)]})
+    # The opening, a batch, the next batch, then the last item with the closings.
+    assert written == [
+        0,
+        jsontext.BATCH,
+        2 * jsontext.BATCH,
+        2 * jsontext.BATCH + 1,
+        2 * jsontext.BATCH + 1,
+    ]
 
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*/*.csv")), ids=lambda p: p.stem)

@@ -4,14 +4,16 @@ Vocabulary:
 - JSON text: exactly what ``json.dumps(value, ensure_ascii=False, indent=2)`` returns for the
   same value, byte for byte; the standard library writes indented JSON in pure Python, one
   small piece at a time, and only as one whole string or through a file.
-- lazy list: an iterator standing where a list would; its items are made and written one at a
-  time, so a long list (a table's rows) is never held whole, neither as values nor as text.
+- lazy list: an iterator standing where a list would; its items are made one at a time and
+  written a few dozen at a time (``BATCH``), so a long list (a table's rows) is never held
+  whole, neither as values nor as text.
 - level: how deep a value stands; each level indents its members by two more spaces.
 
 Strings go through the standard library's own string encoder (in C), numbers through their
-``repr`` as ``json`` writes them; any value this module does not know (a key that is not a
-string, a subclass of a container) is written by ``json`` itself and indented to its level, so
-the text never differs from the standard library's.
+``repr`` as ``json`` writes them, and each key is encoded once (rows repeat the same keys); any
+value this module does not know (a key that is not a string, a subclass of a container) is
+written by ``json`` itself and indented to its level, so the text never differs from the
+standard library's.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from json.encoder import encode_basestring
 from typing import Any
 
 INDENT = "  "
+BATCH = 64  # items of a lazy list written at once: fewer writes, and still a small text
 
 
 def _float(value: float) -> str:
@@ -39,6 +42,24 @@ _SCALARS: dict[type, Callable[[Any], str]] = {
     bool: lambda value: "true" if value else "false",
     type(None): lambda value: "null",
 }
+
+
+# Each key as it is written before its value: the rows of a table repeat the same few keys.
+_KEYS: dict[str, str] = {}
+_KEPT_KEYS = 4096  # more keys than any document has: a program's odd data cannot fill memory
+
+
+class _NotAString(Exception):
+    """A key that is not a string: ``json`` turns it into one."""
+
+
+def _key(key: object) -> str:
+    if type(key) is not str:
+        raise _NotAString
+    if len(_KEYS) >= _KEPT_KEYS:
+        _KEYS.clear()
+    written = _KEYS[key] = f"{encode_basestring(key)}: "
+    return written
 
 
 def _by_json(value: Any, level: int) -> str:
@@ -58,13 +79,14 @@ def dumps(value: Any, level: int = 0) -> str:
         if not value:
             return "{}"
         inner = "\n" + INDENT * (level + 1)
-        parts = []
-        for key, item in value.items():
-            if type(key) is not str:
-                return _by_json(value, level)
-            scalar = _SCALARS.get(type(item))
-            text = scalar(item) if scalar is not None else dumps(item, level + 1)
-            parts.append(f"{encode_basestring(key)}: {text}")
+        try:
+            parts = [
+                (_KEYS.get(key) or _key(key))
+                + (scalar(item) if (scalar := _SCALARS.get(type(item))) else dumps(item, level + 1))
+                for key, item in value.items()
+            ]
+        except _NotAString:
+            return _by_json(value, level)
         return f"{{{inner}{(',' + inner).join(parts)}\n{INDENT * level}}}"
     if kind is list or isinstance(value, Iterator):
         items = [dumps(item, level + 1) for item in value]
@@ -77,7 +99,7 @@ def dumps(value: Any, level: int = 0) -> str:
 
 def write(value: Any, out: Callable[[str], object], level: int = 0) -> None:
     """Write the JSON text of ``value`` to ``out``: the dicts and lists around a lazy list member
-    by member, and the lazy list item by item, each item's text whole: only one item is held."""
+    by member, and the lazy list in batches of whole items."""
     kind = type(value)
     if kind is dict and value and all(type(key) is str for key in value):
         inner = "\n" + INDENT * (level + 1)
@@ -87,17 +109,23 @@ def write(value: Any, out: Callable[[str], object], level: int = 0) -> None:
             write(item, out, level + 1)
             opening = ","
         out(f"\n{INDENT * level}}}")
-    elif kind is list or isinstance(value, Iterator):
+    elif kind is list:
         inner = "\n" + INDENT * (level + 1)
-        whole = kind is not list
         opening = "["
         for item in value:
             out(opening + inner)
-            if whole:
-                out(dumps(item, level + 1))
-            else:
-                write(item, out, level + 1)
+            write(item, out, level + 1)
             opening = ","
         out("[]" if opening == "[" else f"\n{INDENT * level}]")
+    elif isinstance(value, Iterator):
+        inner = "\n" + INDENT * (level + 1)
+        opening, batch = "[", []
+        for item in value:
+            batch.append(f"{opening}{inner}{dumps(item, level + 1)}")
+            opening = ","
+            if len(batch) == BATCH:
+                out("".join(batch))
+                batch.clear()
+        out("".join(batch) + ("[]" if opening == "[" else f"\n{INDENT * level}]"))
     else:
         out(dumps(value, level))
