@@ -323,8 +323,7 @@ def _close(places: dict[str, tuple[int, int]], group: list[str], count: int) -> 
     """Give the official members of a finished tie group their shared official places."""
     if group:
         shared = (count + 1, count + len(group))
-        for entry_id in group:
-            places[entry_id] = shared
+        places.update(dict.fromkeys(group, shared))
         count += len(group)
         group.clear()
     return count

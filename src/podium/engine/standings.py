@@ -158,7 +158,7 @@ def build_table(
             points = points_of.get(span_key)
             if points is None:
                 points = points_of[span_key] = split_points(off_rank, off_rank_to, rule)
-        decision = decisions.get(e.id)
+        decision = decisions.get(e.id) if decisions else None
         prize_place = off_rank if by_official else p.place
         append(
             Row(

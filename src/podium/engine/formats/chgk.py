@@ -132,8 +132,13 @@ def read_tour(
     in_order = sorted(withdrawn.items())
     results: list[TourResult] = []
     for row, competitor in zip(rows, competitors, strict=True):
-        before = len(problems)
         mask = masks.get(row.line)
+        if mask is not None and not in_order and not (row.cells.get("questions") or "").strip():
+            # The common row: a good mask, no question withdrawn and no count to check it by.
+            if competitor is not None:
+                results.append(TourResult(competitor, mask.taken, mask))
+            continue
+        before = len(problems)
         if mask is not None and in_order:
             _check_withdrawn(reader, row, mask, in_order)
         taken = _taken(reader, row, mask, questions, len(withdrawn))
@@ -149,6 +154,10 @@ def _read_masks(reader: Reader, rows: Sequence[RawRow], questions: int) -> dict[
         return parse_mask(text, questions)
 
     for row in rows:
+        text = row.cells.get("mask")
+        if text and len(text) == questions and _MARK_SET.issuperset(text):
+            masks[row.line] = Mask(text)  # a good mask as written (nearly all of them)
+            continue
         mask = reader.typed(row, "mask", parse)
         if mask is not None:
             masks[row.line] = mask
@@ -355,10 +364,11 @@ def season_table(rulebook: Rulebook, stage: ChgkSeasonStage, rows: Sequence[RawR
     problems = Problems()
     competitors = read_competitors(rows, problems, unique_per="tour")
     reader = Reader(problems)
+    by_tour = _split_by_tour(reader, rows, competitors)
     playoff = stage.ranking.playoff
-    playoffs = _playoff_results(reader, rows, competitors, playoff.questions if playoff else None)
-    in_tours = [(r, c) for r, c in zip(rows, competitors, strict=True) if not _is_playoff(r)]
-    by_tour = _split_by_tour(reader, [r for r, _ in in_tours], [c for _, c in in_tours])
+    playoff_rows, playoff_teams = by_tour.pop(PLAYOFF, ([], []))
+    match = playoff.questions if playoff else None
+    playoffs = _playoff_results(reader, playoff_rows, playoff_teams, match)
     # Tours are read in the order they first appear, so their problems come in file order.
     entries = {
         tour: tour_entries(rulebook, tour_stage, tour_rows, tour_competitors, problems)
@@ -419,21 +429,18 @@ def _check_playoffs(playoffs: _Playoffs, unsettled: Table, problems: Problems) -
     problems.raise_if_any()
 
 
-def _is_playoff(row: RawRow) -> bool:
-    return (row.cells.get("tour") or "").strip().casefold() == PLAYOFF
-
-
 def _playoff_results(
     reader: Reader,
     rows: Sequence[RawRow],
     competitors: Sequence[Competitor | None],
     match: int | None,
 ) -> _Playoffs:
-    """Each tied team's play-off: ``playoff`` holds the match's questions, then each extra one."""
+    """Each tied team's play-off, from the play-off's rows: ``playoff`` holds the match's
+    questions, then each extra one."""
     results: dict[str, tuple[int, ...]] = {}
     lines: dict[str, int] = {}
     for row, team in zip(rows, competitors, strict=True):
-        if not _is_playoff(row) or team is None:
+        if team is None:
             continue
         parts = reader.text(row, "playoff").replace(",", " ").split()
         if not parts or not all(p.isdigit() for p in parts):
@@ -487,13 +494,16 @@ _TourRows = tuple[list[RawRow], list[Competitor | None]]
 def _split_by_tour(
     reader: Reader, rows: Sequence[RawRow], competitors: Sequence[Competitor | None]
 ) -> dict[str, _TourRows]:
-    """Each tour's rows and their competitors, in file order."""
+    """Each tour's rows and their competitors, in file order; the play-off's rows as a tour of
+    their own, ``PLAYOFF`` (written in any case)."""
     by_tour: dict[str, _TourRows] = {}
     for row, competitor in zip(rows, competitors, strict=True):
         tour = reader.text(row, "tour")
         if not tour:
             reader.problems.add(reader.where(row, "tour"), _("a season row needs its tour"))
             continue
+        if tour.casefold() == PLAYOFF:
+            tour = PLAYOFF
         if tour not in by_tour:
             by_tour[tour] = ([], [])
         tour_rows, tour_competitors = by_tour[tour]
@@ -552,8 +562,9 @@ def _tour_index(table: Table, stage: ChgkSeasonStage) -> _TourIndex:
     official = [row for row in table.rows if row.entry.official]
     after = len(official) + 1
     absent = _shown(TourStanding(table.key, 0, Decimal(0), Decimal(after), str(after), True), stage)
-    # A tour has few distinct results (places follow questions), so each is worked out once.
-    results: dict[tuple[int, int, int, str], _Shown] = {}
+    # A tour has few distinct results (places follow questions), so each is worked out once;
+    # the points follow from the places (one span, one share of the points).
+    results: dict[tuple[int, int, int], _Shown] = {}
     standings: dict[str, _Shown] = {}
     for row in official:
         team, first, last = row.entry.id, row.official_rank, row.official_rank_to
@@ -564,11 +575,10 @@ def _tour_index(table: Table, stage: ChgkSeasonStage) -> _TourIndex:
             standings[team] = absent
             continue
         questions = int(row.entry.metrics["questions"] or 0)
-        points = row.points or Decimal(0)
-        # Keyed by the points' text, not value: 9.0 and 9.000 are equal but not shown alike.
-        key = (first, last, questions, str(points))
+        key = (first, last, questions)
         shown = results.get(key)
         if shown is None:
+            points = row.points or Decimal(0)
             standing = _standing(table.key, first, last, questions, points)
             shown = results[key] = _shown(standing, stage)
         standings[team] = shown
@@ -599,7 +609,8 @@ def _season_entries(
     names: dict[str, list[str]] = defaultdict(list)
     for table in tables:
         for row in table.rows:
-            names[row.entry.id].append(row.entry.name)
+            entry = row.entry
+            names[entry.id].append(entry.name)
     # Teams outside the competition take no points, so the season table leaves them out.
     teams = sorted({team for index in indexes for team in index.standings})
     return [
@@ -622,9 +633,9 @@ def _season_entry(
     tour_stage: ChgkTourStage,
 ) -> Entry:
     standings = [t.standing for t in tours]
-    points = sum((s.points for s in standings), Decimal(0))
-    questions = sum(s.questions for s in standings)
-    place_sum = sum((s.place for s in standings), Decimal(0))
+    points = sum([s.points for s in standings], Decimal(0))
+    questions = sum([s.questions for s in standings])
+    place_sum = sum([s.place for s in standings], Decimal(0))
     played = [s.tour for s in standings if not s.absent]
     played_text = _("Tours played: %(tours)s (%(played)s of %(season)s)",
                     tours=", ".join(played), played=len(played), season=len(standings))  # fmt: skip
