@@ -47,6 +47,9 @@ def is_domestic(countries: Sequence[str], home: str, rule: str) -> bool:
     return 2 * home_count > len(countries)
 
 
+_Fields = tuple[dt.date | None, bool, bool, tuple[str, ...]]
+
+
 class Classifier:
     """Classifies the entrants of one stage; ``members``: how many members an entry has (a
     range), against which a team's list of countries is checked."""
@@ -54,12 +57,23 @@ class Classifier:
     def __init__(self, rulebook: Rulebook, *, members: tuple[int, int] = (1, 1)) -> None:
         self.rulebook = rulebook
         self.members = members
-        # Whether a birth date fails eligibility depends on nothing else of the entrant, and a
-        # large field shares few birth dates: each is judged once.
-        self._ineligible: dict[dt.date, Reason | None] = {}
+        # A class follows from four fields of an entrant, and a large field shares few of their
+        # combinations: each is classified once (unless it is a problem, which names its row).
+        self._known: dict[_Fields, tuple[str, Reason | None]] = {}
 
     def __call__(self, competitor: Competitor, problems: Problems) -> tuple[str, Reason | None]:
         """The entrant's class and, when outside the competition, the reason with its clause."""
+        fields = (competitor.birth_date, competitor.qualified, competitor.scored,
+                  competitor.countries)  # fmt: skip
+        known = self._known.get(fields)
+        if known is None:
+            before = len(problems)
+            known = self._classify(competitor, problems)
+            if len(problems) == before:
+                self._known[fields] = known
+        return known
+
+    def _classify(self, competitor: Competitor, problems: Problems) -> tuple[str, Reason | None]:
         rules = self.rulebook.classification
         ineligible = self._ineligibility(competitor)
         if ineligible is not None:
@@ -115,13 +129,11 @@ class Classifier:
 
     def _ineligibility(self, competitor: Competitor) -> Reason | None:
         """A failed eligibility rule, where the row gives a birth date to check it by."""
-        born = competitor.birth_date
-        if born is None:
+        if competitor.birth_date is None:
             return None
-        if born not in self._ineligible:
-            rulebook = self.rulebook
-            verdict = eligibility.check(
-                rulebook.registration.eligibility, birth_date=born, event_date=rulebook.event_date
-            )
-            self._ineligible[born] = None if verdict.eligible else verdict.failures[0]
-        return self._ineligible[born]
+        verdict = eligibility.check(
+            self.rulebook.registration.eligibility,
+            birth_date=competitor.birth_date,
+            event_date=self.rulebook.event_date,
+        )
+        return None if verdict.eligible else verdict.failures[0]

@@ -32,7 +32,7 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from podium.engine.classification import Classifier
-from podium.engine.entries import Entry, Reason
+from podium.engine.entries import Entry, Number, Reason
 from podium.engine.errors import InputError, Problem, Problems
 from podium.engine.formats.common import members_range
 from podium.engine.inputs import (
@@ -167,7 +167,7 @@ def _read_masks(reader: Reader, rows: Sequence[RawRow], questions: int) -> dict[
 def _withdrawn(masks: dict[int, Mask]) -> dict[int, int]:
     """Each withdrawn question, with the first row that marks it ``X``."""
     first: dict[int, int] = {}
-    for line in sorted(masks):
+    for line in sorted(line for line, mask in masks.items() if "X" in mask.marks):
         for number in masks[line].withdrawn:
             first.setdefault(number, line)
     return first
@@ -286,17 +286,9 @@ def tour_entries(
         if sanctioned:
             notes = (*notes, _sanction_note(rulebook, result.taken))
             taken, score = 0, _("0 q (sanction; %(taken)s taken)", taken=result.taken)
-        entries.append(
-            Entry(
-                id=team.id,
-                name=team.name,
-                metrics={"questions": taken},
-                score=score,
-                klass=klass,
-                outside=outside,
-                notes=notes,
-            )
-        )
+        # By position, in the order of Entry's fields: one is made per team and tour.
+        entries.append(Entry(team.id, team.name, {"questions": taken}, score, "all", klass,
+                             outside, notes))  # fmt: skip
     return entries
 
 
@@ -497,18 +489,21 @@ def _split_by_tour(
     """Each tour's rows and their competitors, in file order; the play-off's rows as a tour of
     their own, ``PLAYOFF`` (written in any case)."""
     by_tour: dict[str, _TourRows] = {}
+    tours: dict[str, _TourRows | None] = {}  # by the cell as written: a season has few tours
     for row, competitor in zip(rows, competitors, strict=True):
-        tour = reader.text(row, "tour")
-        if not tour:
+        cell = row.cells.get("tour") or ""
+        if cell in tours:
+            known = tours[cell]
+        else:
+            tour = cell.strip()
+            if tour.casefold() == PLAYOFF:
+                tour = PLAYOFF
+            known = tours[cell] = by_tour.setdefault(tour, ([], [])) if tour else None
+        if known is None:
             reader.problems.add(reader.where(row, "tour"), _("a season row needs its tour"))
             continue
-        if tour.casefold() == PLAYOFF:
-            tour = PLAYOFF
-        if tour not in by_tour:
-            by_tour[tour] = ([], [])
-        tour_rows, tour_competitors = by_tour[tour]
-        tour_rows.append(row)
-        tour_competitors.append(competitor)
+        known[0].append(row)
+        known[1].append(competitor)
     return by_tour
 
 
@@ -558,28 +553,31 @@ class _TourIndex:
     absent: _Shown
 
 
-def _tour_index(table: Table, stage: ChgkSeasonStage) -> _TourIndex:
+def _tour_index(table: Table, stage: ChgkSeasonStage, names: dict[str, list[str]]) -> _TourIndex:
+    """``names``: each official team's name in this tour is added to its names."""
     official = [row for row in table.rows if row.entry.official]
     after = len(official) + 1
     absent = _shown(TourStanding(table.key, 0, Decimal(0), Decimal(after), str(after), True), stage)
     # A tour has few distinct results (places follow questions), so each is worked out once;
     # the points follow from the places (one span, one share of the points).
-    results: dict[tuple[int, int, int], _Shown] = {}
+    results: dict[tuple[int, int, Number | None], _Shown] = {}
     standings: dict[str, _Shown] = {}
     for row in official:
-        team, first, last = row.entry.id, row.official_rank, row.official_rank_to
+        entry, first, last = row.entry, row.official_rank, row.official_rank_to
+        team = entry.id
+        names[team].append(entry.name)
         # Ids are unique within a tour; should one repeat, its first row counts.
         if team in standings:
             continue
         if first is None or last is None:
             standings[team] = absent
             continue
-        questions = int(row.entry.metrics["questions"] or 0)
-        key = (first, last, questions)
+        taken = entry.metrics["questions"]
+        key = (first, last, taken)
         shown = results.get(key)
         if shown is None:
             points = row.points or Decimal(0)
-            standing = _standing(table.key, first, last, questions, points)
+            standing = _standing(table.key, first, last, int(taken or 0), points)
             shown = results[key] = _shown(standing, stage)
         standings[team] = shown
     return _TourIndex(standings, absent)
@@ -605,14 +603,11 @@ def _season_entries(
     stage: ChgkSeasonStage, tour_stage: ChgkTourStage, tables: Sequence[Table]
 ) -> list[Entry]:
     # Each tour is indexed once, so a team's tours are looked up, not searched for.
-    indexes = [_tour_index(table, stage) for table in tables]
-    names: dict[str, list[str]] = defaultdict(list)
-    for table in tables:
-        for row in table.rows:
-            entry = row.entry
-            names[entry.id].append(entry.name)
-    # Teams outside the competition take no points, so the season table leaves them out.
-    teams = sorted({team for index in indexes for team in index.standings})
+    names: dict[str, list[str]] = defaultdict(list)  # each team's name in each tour it played
+    indexes = [_tour_index(table, stage, names) for table in tables]
+    # Teams outside the competition take no points, so the season table leaves them out (and
+    # the indexes name only the official teams).
+    teams = sorted(names)
     return [
         _season_entry(
             team,

@@ -66,18 +66,9 @@ def single_result_tables(
             continue
         klass, outside = classify(competitor, problems)
         table = scored.table or competitor.group or "all"
-        entries.append(
-            Entry(
-                id=competitor.id,
-                name=competitor.name,
-                metrics=scored.metrics,
-                score=scored.score,
-                table=table,
-                klass=klass,
-                outside=outside,
-                notes=scored.notes,
-            )
-        )
+        # By position, in the order of Entry's fields: one is made per row.
+        entries.append(Entry(competitor.id, competitor.name, scored.metrics, scored.score, table,
+                             klass, outside, scored.notes))  # fmt: skip
     problems.raise_if_any()
     order = list(table_order) or list(stage.groups) or ["all"]
     titles = titles or {}
