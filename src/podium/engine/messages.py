@@ -84,6 +84,7 @@ class Joined:
 
 
 _NO_ARGS: Mapping[str, Value] = MappingProxyType({})
+_AS_WRITTEN = frozenset({str, int})  # the values a message shows as they are, in any language
 
 
 class Message(NamedTuple):
@@ -144,9 +145,6 @@ def term(text: str) -> Message:
 def ngettext(singular: str, plural: str, n: int, **args: Value) -> Message:
     """A message whose wording follows the count ``n`` (a field of its own too)."""
     return Message(singular, {"n": n, **args}, plural, n)
-
-
-_AS_WRITTEN = frozenset({str, int})  # the values a message shows as they are, in any language
 
 
 def render(value: Value, language: Language = ENGLISH) -> str:

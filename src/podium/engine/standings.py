@@ -118,15 +118,29 @@ def split_points(place: int, place_to: int, points: Points) -> Decimal:
     return exact.quantize(Decimal(1).scaleb(-points.decimals), rounding=ROUND_HALF_UP)
 
 
-@paused_gc
-def build_table(
-    key: str,
-    title: str,
-    entries: Sequence[Entry],
-    stage: Stage,
-    playoffs: Mapping[str, Sequence[int]] | None = None,
-) -> Table:
-    """``playoffs``: play-off results by entrant id, settling the ties held for a play-off."""
+class SpanPoints:
+    """The points of each official span of places under a points rule, each span worked out
+    once: a tie of n costs n, not n²."""
+
+    def __init__(self, rule: Points) -> None:
+        self.rule = rule
+        self._pointed = len(rule.per_place)
+        self._known: dict[tuple[int, int], Decimal] = {}
+
+    def __call__(self, first: int, last: int) -> Decimal:
+        # Every span starting past the points table scores the same zero: one key serves them all.
+        key = (first, last) if first <= self._pointed else _PAST_POINTS
+        points = self._known.get(key)
+        if points is None:
+            points = self._known[key] = split_points(first, last, self.rule)
+        return points
+
+
+def placings(
+    entries: Sequence[Entry], stage: Stage, playoffs: Mapping[str, Sequence[int]] | None = None
+) -> tuple[list[Criterion], list[Placed]]:
+    """The stage's criteria and the entries placed by them; ``playoffs``: play-off results by
+    entrant id, settling the ties held for a play-off."""
     ranking = stage.ranking
     criteria = criteria_for([c.key for c in ranking.criteria])
     zone = None
@@ -136,14 +150,24 @@ def build_table(
     placed = rank(entries, criteria, playoff=zone)
     if playoffs:
         placed = settle(placed, playoffs)
+    return criteria, placed
+
+
+@paused_gc
+def build_table(
+    key: str,
+    title: str,
+    entries: Sequence[Entry],
+    stage: Stage,
+    playoffs: Mapping[str, Sequence[int]] | None = None,
+) -> Table:
+    """``playoffs``: play-off results by entrant id, settling the ties held for a play-off."""
+    criteria, placed = placings(entries, stage, playoffs)
     official = official_places(placed)
     group = key if key in stage.groups else ""
     decisions = advance(placed, stage.advancement, key, group) if stage.advancement else {}
     why = _TableExplanation(stage, criteria, placed[1].split if len(placed) > 1 else None)
-    points_of: dict[tuple[int, int], Decimal] = {}  # per shared span: a tie of n costs n, not n²
-    rule = stage.points
-    # Every span starting past the points table scores the same zero: one key serves them all.
-    last_pointed = len(rule.per_place) if rule is not None else 0
+    points_of = SpanPoints(stage.points) if stage.points is not None else None
     prizes = stage.prizes
     prize_places = prizes.places if prizes else 0
     by_official = prizes is None or prizes.official_only
@@ -151,13 +175,10 @@ def build_table(
     append = rows.append
     for p in placed:
         e = p.entry
-        off_rank, off_rank_to = official.get(e.id, _NO_PLACE)
+        off_rank, off_rank_to = official.get(e.id, NO_PLACE)
         points = None
-        if rule is not None and off_rank is not None and off_rank_to is not None:
-            span_key = (off_rank, off_rank_to) if off_rank <= last_pointed else _PAST_POINTS
-            points = points_of.get(span_key)
-            if points is None:
-                points = points_of[span_key] = split_points(off_rank, off_rank_to, rule)
+        if points_of is not None and off_rank is not None and off_rank_to is not None:
+            points = points_of(off_rank, off_rank_to)
         decision = decisions.get(e.id) if decisions else None
         prize_place = off_rank if by_official else p.place
         append(
@@ -179,7 +200,7 @@ def build_table(
     return Table(key, title, tuple(rows))
 
 
-_NO_PLACE: tuple[None, None] = (None, None)
+NO_PLACE: tuple[None, None] = (None, None)  # an entrant's official places outside the competition
 _PAST_POINTS = (0, 0)  # the key of every span past the points table (no real span is 0–0)
 
 

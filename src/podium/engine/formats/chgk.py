@@ -46,7 +46,8 @@ from podium.engine.inputs import (
 )
 from podium.engine.messages import Joined, Line, Message, MessageError, Value, _, ngettext
 from podium.engine.playoff import needless, uneven
-from podium.engine.standings import Table, build_table
+from podium.engine.ranking import Placed, official_places
+from podium.engine.standings import NO_PLACE, SpanPoints, Table, build_table, placings
 from podium.rules.schema import ChgkSeasonStage, ChgkTourStage, Rulebook, Stage
 
 PLAYOFF = "playoff"
@@ -369,10 +370,9 @@ def season_table(rulebook: Rulebook, stage: ChgkSeasonStage, rows: Sequence[RawR
     tours = sorted(entries, key=tour_order)
     _check_same_class(tours, by_tour, entries, problems)
     problems.raise_if_any()
-    tables = [
-        build_table(tour, f"{tour_stage.title} {tour}", entries[tour], tour_stage) for tour in tours
-    ]
-    season = _season_entries(stage, tour_stage, tables)
+    # Each tour is placed as its own table would place it; the season reads only the places.
+    placed = {tour: placings(entries[tour], tour_stage)[1] for tour in tours}
+    season = _season_entries(stage, tour_stage, placed)
     if playoffs:
         _check_playoffs(playoffs, build_table("all", stage.title, season, stage), problems)
     return build_table("all", stage.title, season, stage, playoffs.results if playoffs else None)
@@ -513,13 +513,19 @@ def _check_same_class(
     entries: Mapping[str, Sequence[Entry]],
     problems: Problems,
 ) -> None:
-    # A team is in the season or outside it as a whole: its tours must agree.
+    # A team is in the season or outside it as a whole: its tours must agree. Only a team that
+    # plays outside in some tour can disagree (most seasons have none), so only those are read.
+    outside = {e.id for tour in tours for e in entries[tour] if not e.official}
+    if not outside:
+        return
     first: dict[str, tuple[bool, int]] = {}
     for tour in tours:
         # Only the first row of a (tour, id) can have a competitor (a repeat is a duplicate-id
         # problem), so the competitors give each entry's row without reading the cells again.
-        lines = {c.id: c.line for c in by_tour[tour][1] if c is not None}
+        lines = {c.id: c.line for c in by_tour[tour][1] if c is not None and c.id in outside}
         for entry in entries[tour]:
+            if entry.id not in outside:
+                continue
             line = lines[entry.id]
             seen = first.setdefault(entry.id, (entry.official, line))
             if seen[0] != entry.official:
@@ -553,22 +559,29 @@ class _TourIndex:
     absent: _Shown
 
 
-def _tour_index(table: Table, stage: ChgkSeasonStage, names: dict[str, list[str]]) -> _TourIndex:
+def _tour_index(
+    tour: str,
+    placed: Sequence[Placed],
+    points: SpanPoints | None,
+    stage: ChgkSeasonStage,
+    names: dict[str, list[str]],
+) -> _TourIndex:
     """``names``: each official team's name in this tour is added to its names."""
-    official = [row for row in table.rows if row.entry.official]
+    places = official_places(placed)
+    official = [p.entry for p in placed if p.entry.official]
     after = len(official) + 1
-    absent = _shown(TourStanding(table.key, 0, Decimal(0), Decimal(after), str(after), True), stage)
+    absent = _shown(TourStanding(tour, 0, Decimal(0), Decimal(after), str(after), True), stage)
     # A tour has few distinct results (places follow questions), so each is worked out once;
     # the points follow from the places (one span, one share of the points).
     results: dict[tuple[int, int, Number | None], _Shown] = {}
     standings: dict[str, _Shown] = {}
-    for row in official:
-        entry, first, last = row.entry, row.official_rank, row.official_rank_to
+    for entry in official:
         team = entry.id
         names[team].append(entry.name)
         # Ids are unique within a tour; should one repeat, its first row counts.
         if team in standings:
             continue
+        first, last = places.get(team, NO_PLACE)
         if first is None or last is None:
             standings[team] = absent
             continue
@@ -576,8 +589,8 @@ def _tour_index(table: Table, stage: ChgkSeasonStage, names: dict[str, list[str]
         key = (first, last, taken)
         shown = results.get(key)
         if shown is None:
-            points = row.points or Decimal(0)
-            standing = _standing(table.key, first, last, int(taken or 0), points)
+            won = (points(first, last) if points is not None else None) or Decimal(0)
+            standing = _standing(tour, first, last, int(taken or 0), won)
             shown = results[key] = _shown(standing, stage)
         standings[team] = shown
     return _TourIndex(standings, absent)
@@ -600,11 +613,13 @@ def _shown(standing: TourStanding, stage: ChgkSeasonStage) -> _Shown:
 
 
 def _season_entries(
-    stage: ChgkSeasonStage, tour_stage: ChgkTourStage, tables: Sequence[Table]
+    stage: ChgkSeasonStage, tour_stage: ChgkTourStage, placed: Mapping[str, Sequence[Placed]]
 ) -> list[Entry]:
+    """``placed``: each tour's entries as placed in it, in the order of the tours."""
     # Each tour is indexed once, so a team's tours are looked up, not searched for.
     names: dict[str, list[str]] = defaultdict(list)  # each team's name in each tour it played
-    indexes = [_tour_index(table, stage, names) for table in tables]
+    points = SpanPoints(tour_stage.points) if tour_stage.points else None
+    indexes = [_tour_index(tour, p, points, stage, names) for tour, p in placed.items()]
     # Teams outside the competition take no points, so the season table leaves them out (and
     # the indexes name only the official teams).
     teams = sorted(names)

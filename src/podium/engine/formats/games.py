@@ -110,7 +110,8 @@ def tables(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> list[Tab
     )
 
 
-# A ladder average as its reason shows it: ``160.10`` and ``160.1`` are one value, two texts.
+# The divisions chosen, by gender and the ladder average as its reason writes it (``160.10`` and
+# ``160.1`` are one value but two texts).
 _Assigned = dict[tuple[str | None, str | None], tuple[Division, Reason]]
 
 
