@@ -34,7 +34,7 @@ def _float(value: float) -> str:
     return "NaN" if value != value else "Infinity" if value > 0 else "-Infinity"
 
 
-# How each plain value is written, by its exact type (``bool`` is looked up before it is an int).
+# How each plain value is written, by its exact type (so a bool is not written as an int).
 _SCALARS: dict[type, Callable[[Any], str]] = {
     str: encode_basestring,
     int: int.__repr__,
