@@ -8,6 +8,8 @@ Vocabulary:
   competition) and ``foreign`` (not domestic).
 - domestic: a person whose registered address is in the rulebook's country; a pair or team is
   domestic by the rulebook's team rule: ``all`` members, ``any`` member, or a ``majority``.
+- classifier: classifies the entrants of one stage; a class follows from a birth date, the
+  marks "qualified" and "scored" and the countries, so each combination is classified once.
 """
 
 from __future__ import annotations

@@ -4,7 +4,10 @@ Vocabulary:
 - table: one independent ranking of a stage (a group, a division, or ``all``).
 - rank / rank_to: overall position among everyone in the table (shared: first and last place).
 - official rank: the place among official entrants only (``None`` outside the competition).
-- points: points per official place, shared places splitting their points.
+- placings: a stage's criteria and its entries placed by them, before any row is made (a
+  season places its tours so, reading only their places).
+- points: points per official place, shared places splitting their points; worked out once per
+  span of places (``SpanPoints``).
 - pool: an advancement quota (see ``podium.engine.advancement``).
 - reasons: why a row stands where it does, each with the clause of the rule that decided it.
   Every decision is made when the table is built; the sentences are written when a row's reasons
