@@ -56,6 +56,7 @@ check: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/cli.py
 	$(BIN)/python bench/live.py
 	$(BIN)/python bench/questions.py
 

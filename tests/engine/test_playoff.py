@@ -64,6 +64,44 @@ def test_the_extra_match_separates_all_three() -> None:
     assert reasons == [(PLAYOFF_CLAUSE, "Play-off: 4 in the match — place 2")]
 
 
+def test_play_off_rows_may_say_so_in_any_case_and_stand_anywhere_in_the_file() -> None:
+    cells = [
+        {"tour": " Playoff ", "id": "B", "name": "Team B", "playoff": "5"},
+        *(
+            {"tour": t, "id": team, "name": f"Team {team}", "questions": str(q)}
+            for t, results in TOURS.items()
+            for team, q in results
+        ),
+        {"tour": "PLAYOFF", "id": "A", "name": "Team A", "playoff": "3"},
+        {"tour": "playoff", "id": "C", "name": "Team C", "playoff": "4"},
+    ]
+    raw = [RawRow(line, c) for line, c in enumerate(cells, start=2)]
+    [table] = tables(BOOK, BOOK.stage("chgk-season"), raw)
+    assert standing(table)[:3] == [("B", 1, 1, False), ("C", 2, 2, False), ("A", 3, 3, False)]
+
+
+def test_a_row_without_its_tour_and_a_bad_play_off_row_are_both_named_in_file_order() -> None:
+    cells = [
+        {"tour": "playoff", "id": "A", "name": "Team A", "playoff": "x"},
+        {"tour": "", "id": "A", "name": "Team A", "questions": "3"},
+        *(
+            {"tour": t, "id": team, "name": f"Team {team}", "questions": str(q)}
+            for t, results in TOURS.items()
+            for team, q in results
+        ),
+    ]
+    raw = [RawRow(line, c) for line, c in enumerate(cells, start=2)]
+    with pytest.raises(InputError) as caught:
+        tables(BOOK, BOOK.stage("chgk-season"), raw)
+    assert [(p.where, p.text) for p in caught.value.problems] == [
+        (
+            "row 2, column playoff",
+            "the questions taken in the play-off match, then each extra question: '4 1 0'",
+        ),
+        ("row 3, column tour", "a season row needs its tour"),
+    ]
+
+
 def test_single_questions_after_a_tied_match_until_one_team_takes_one() -> None:
     # The match leaves B and C level on 4: a first extra question both miss, the second C takes.
     table = season({"A": "2", "B": "4 0 0", "C": "4 0 1"})

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import csv
 import io
-import json
+from typing import TextIO
 
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from podium.cli import jsontext
 from podium.engine.collector import paused_gc
 from podium.engine.document import row_data, standings_data
 from podium.engine.standings import Row, Standings
@@ -20,8 +21,11 @@ def _places(first: int | None, last: int | None) -> str:
     return str(first) if first == last else f"{first}–{last}"
 
 
-def to_json(standings: Standings) -> str:
-    return json.dumps(standings_data(standings), ensure_ascii=False, indent=2)
+@paused_gc  # the rows are written as they are read: many small objects, no cycles among them
+def write_json(standings: Standings, out: TextIO) -> None:
+    """The JSON document (DESIGN §3) as ``json.dumps(…, indent=2)`` writes it, row by row."""
+    jsontext.write(standings_data(standings, lazy=True), out.write)
+    out.write("\n")
 
 
 CSV_COLUMNS = (

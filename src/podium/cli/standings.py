@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 
 from podium.cli.csvfile import read_rows
-from podium.cli.render import print_table, to_csv, to_json
+from podium.cli.render import print_table, to_csv, write_json
 from podium.cli.rulebook import load_checked
 from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
@@ -41,7 +41,7 @@ def command(
     except InputError as exc:
         fail([str(p) for p in exc.problems])
     if output is Format.json:
-        sys.stdout.write(to_json(standings) + "\n")
+        write_json(standings, sys.stdout)
     elif output is Format.csv:
         sys.stdout.write(to_csv(standings))
     else:

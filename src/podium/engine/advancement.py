@@ -13,8 +13,7 @@ Vocabulary:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from podium.engine.entries import Reason
 from podium.engine.messages import Span, Value, _, term
@@ -24,11 +23,11 @@ from podium.rules.schema import Advancement, Pool
 Outcome = Literal["within", "tie-advances", "tie-organizer", "beyond", "no-pool", "outside"]
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(NamedTuple):
     """Whether an entry advances, and why: its place ``first``–``last`` within ``pool``.
 
-    The reason's text is written only when it is read, so deciding a large table stays cheap.
+    The reason's text is written only when it is read, so deciding a large table stays cheap;
+    a named tuple, as it is made for nearly every place (see ``podium.engine.entries.Entry``).
     """
 
     advances: bool

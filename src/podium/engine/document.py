@@ -5,6 +5,8 @@ Vocabulary:
   its places, points, marks, class, score, metrics and reasons (each with its clause), and the
   key of the advancement quota it went through (``pool``; ``null`` when it does not advance).
 - numbers: points and non-integer metrics as JSON numbers (floats); places are integers.
+- lazy rows: a table's rows as an iterator that writes each row when it is read (see
+  ``standings_data``).
 - reason: ``{"clause", "text"}``; a program that shows reasons in other languages passes its
   own ``reason`` writer to ``row_data``, and its own row writer to ``standings_data``, which may
   add what it needs (the web adds the messages' data).
@@ -12,12 +14,12 @@ Vocabulary:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from podium.engine.collector import paused_gc
 from podium.engine.entries import Number, Reason
-from podium.engine.standings import Row, Standings
+from podium.engine.standings import Row, Standings, Table
 
 
 def _number(value: Number | None) -> int | float | None:
@@ -61,13 +63,27 @@ def row_data(row: Row, table: str, reason: ReasonWriter = reason_data) -> dict[s
 RowWriter = Callable[[Row, str], dict[str, Any]]
 
 
+def standings_data(
+    standings: Standings, row: RowWriter = row_data, *, lazy: bool = False
+) -> dict[str, Any]:
+    """The document; ``lazy``: each table's rows as an iterator whose rows are written as it is
+    read, so that a writer streaming the document holds one row at a time (and pauses the
+    cyclic collector while it reads them, as this does for the lists)."""
+    if lazy:
+        return _document(standings, lambda t: (row(r, t.key) for r in t.rows))
+    return _listed(standings, row)
+
+
 @paused_gc  # every row's reasons are written: many small objects, no cycles among them
-def standings_data(standings: Standings, row: RowWriter = row_data) -> dict[str, Any]:
+def _listed(standings: Standings, row: RowWriter) -> dict[str, Any]:
+    return _document(standings, lambda t: [row(r, t.key) for r in t.rows])
+
+
+def _document(
+    standings: Standings, rows: Callable[[Table], Iterable[dict[str, Any]]]
+) -> dict[str, Any]:
     return {
         "rulebook": standings.rulebook,
         "stage": standings.stage,
-        "tables": [
-            {"key": t.key, "title": t.title, "rows": [row(r, t.key) for r in t.rows]}
-            for t in standings.tables
-        ],
+        "tables": [{"key": t.key, "title": t.title, "rows": rows(t)} for t in standings.tables],
     }

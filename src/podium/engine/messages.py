@@ -84,6 +84,7 @@ class Joined:
 
 
 _NO_ARGS: Mapping[str, Value] = MappingProxyType({})
+_AS_WRITTEN = frozenset({str, int})  # the values a message shows as they are, in any language
 
 
 class Message(NamedTuple):
@@ -96,12 +97,20 @@ class Message(NamedTuple):
 
     def render(self, language: Language = ENGLISH) -> str:
         if self.plural is None:
-            template = language.gettext(self.template)
+            # English is the templates as written: no lookup (a table renders a message a row).
+            template = self.template if language is ENGLISH else language.gettext(self.template)
         else:
             template = language.ngettext(self.template, self.plural, self.n)
-        if not self.args:
+        args = self.args
+        if not args:
             return template
-        return template % {k: render(v, language) for k, v in self.args.items()}
+        # ``%s`` writes a text or a whole number as ``render`` would, so only the rest is rendered
+        # (and most messages have only those: they are filled in as they are).
+        if _AS_WRITTEN.issuperset(map(type, args.values())):
+            return template % args
+        return template % {
+            k: v if type(v) in _AS_WRITTEN else render(v, language) for k, v in args.items()
+        }
 
     def __str__(self) -> str:
         return self.render()
@@ -139,6 +148,8 @@ def ngettext(singular: str, plural: str, n: int, **args: Value) -> Message:
 
 
 def render(value: Value, language: Language = ENGLISH) -> str:
+    if type(value) is str:
+        return value
     if isinstance(value, Message):
         return value.render(language)
     if isinstance(value, Span):

@@ -18,7 +18,6 @@ Vocabulary:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from podium.engine.messages import Message, Span, _
 from podium.engine.ranking import Placed
@@ -100,7 +99,7 @@ def settle(placed: Sequence[Placed], results: Mapping[str, Sequence[int]]) -> li
                     if len(same) > 1
                     else _("Play-off: %(result)s — place %(place)s", result=mine, place=place)
                 )  # fmt: skip
-                settled.append(replace(p, place=place, place_to=last, playoff=len(same) > 1,
+                settled.append(p._replace(place=place, place_to=last, playoff=len(same) > 1,
                                        split=None, settled=text))  # fmt: skip
             place = last + 1
             i += len(same)

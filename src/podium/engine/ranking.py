@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from itertools import chain
 from operator import itemgetter
-from typing import ClassVar, TypeVar
+from typing import ClassVar, NamedTuple, TypeVar
 
 from podium.engine.entries import Entry, Number
 from podium.engine.errors import InputError, Problem
@@ -97,16 +97,17 @@ def criteria_for(keys: Sequence[str]) -> list[Criterion]:
     return [REGISTRY[k]() for k in keys]
 
 
-@dataclass(frozen=True, slots=True)
-class Split:
+class Split(NamedTuple):
+    """Named tuples, this and ``Placed``: a ranking makes one per row, and a tuple is made
+    fastest."""
+
     criterion: Criterion
     value: Number | None
     above_value: Number | None
     above: Entry
 
 
-@dataclass(frozen=True, slots=True)
-class Placed:
+class Placed(NamedTuple):
     entry: Entry
     place: int
     place_to: int
@@ -322,8 +323,7 @@ def _close(places: dict[str, tuple[int, int]], group: list[str], count: int) -> 
     """Give the official members of a finished tie group their shared official places."""
     if group:
         shared = (count + 1, count + len(group))
-        for entry_id in group:
-            places[entry_id] = shared
+        places.update(dict.fromkeys(group, shared))
         count += len(group)
         group.clear()
     return count

@@ -4,7 +4,10 @@ Vocabulary:
 - table: one independent ranking of a stage (a group, a division, or ``all``).
 - rank / rank_to: overall position among everyone in the table (shared: first and last place).
 - official rank: the place among official entrants only (``None`` outside the competition).
-- points: points per official place, shared places splitting their points.
+- placings: a stage's criteria and its entries placed by them, before any row is made (a
+  season places its tours so, reading only their places).
+- points: points per official place, shared places splitting their points; worked out once per
+  span of places (``SpanPoints``).
 - pool: an advancement quota (see ``podium.engine.advancement``).
 - reasons: why a row stands where it does, each with the clause of the rule that decided it.
   Every decision is made when the table is built; the sentences are written when a row's reasons
@@ -14,9 +17,9 @@ Vocabulary:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from podium.engine import criteria as _criteria  # noqa: F401  (registers the criteria)
 from podium.engine.advancement import Decision, advance
@@ -62,8 +65,9 @@ class Footnoted:
         return (*self.base.reasons(row), *self.extra)
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
+class Row(NamedTuple):
+    """A named tuple, made once per row of every table (see ``Entry``)."""
+
     entry: Entry
     rank: int
     rank_to: int
@@ -73,9 +77,9 @@ class Row:
     advances: bool
     playoff: bool
     prize: bool
-    why: Explanation = field(compare=False, repr=False)
-    placed: Placed | None = field(default=None, compare=False, repr=False)
-    decision: Decision | None = field(default=None, compare=False, repr=False)
+    why: Explanation
+    placed: Placed | None = None
+    decision: Decision | None = None
 
     @property
     def reasons(self) -> tuple[Reason, ...]:
@@ -99,7 +103,7 @@ class Standings:
 def with_notes(table: Table, notes: Mapping[str, Sequence[Reason]]) -> Table:
     """The table with ``notes`` added to the reasons of the rows they name (by entrant id)."""
     rows = tuple(
-        replace(row, why=Footnoted(row.why, tuple(notes[row.entry.id])))
+        row._replace(why=Footnoted(row.why, tuple(notes[row.entry.id])))
         if row.entry.id in notes
         else row
         for row in table.rows
@@ -117,15 +121,29 @@ def split_points(place: int, place_to: int, points: Points) -> Decimal:
     return exact.quantize(Decimal(1).scaleb(-points.decimals), rounding=ROUND_HALF_UP)
 
 
-@paused_gc
-def build_table(
-    key: str,
-    title: str,
-    entries: Sequence[Entry],
-    stage: Stage,
-    playoffs: Mapping[str, Sequence[int]] | None = None,
-) -> Table:
-    """``playoffs``: play-off results by entrant id, settling the ties held for a play-off."""
+class SpanPoints:
+    """The points of each official span of places under a points rule, each span worked out
+    once: a tie of n costs n, not n²."""
+
+    def __init__(self, rule: Points) -> None:
+        self.rule = rule
+        self._pointed = len(rule.per_place)
+        self._known: dict[tuple[int, int], Decimal] = {}
+
+    def __call__(self, first: int, last: int) -> Decimal:
+        # Every span starting past the points table scores the same zero: one key serves them all.
+        key = (first, last) if first <= self._pointed else _PAST_POINTS
+        points = self._known.get(key)
+        if points is None:
+            points = self._known[key] = split_points(first, last, self.rule)
+        return points
+
+
+def placings(
+    entries: Sequence[Entry], stage: Stage, playoffs: Mapping[str, Sequence[int]] | None = None
+) -> tuple[list[Criterion], list[Placed]]:
+    """The stage's criteria and the entries placed by them; ``playoffs``: play-off results by
+    entrant id, settling the ties held for a play-off."""
     ranking = stage.ranking
     criteria = criteria_for([c.key for c in ranking.criteria])
     zone = None
@@ -135,14 +153,24 @@ def build_table(
     placed = rank(entries, criteria, playoff=zone)
     if playoffs:
         placed = settle(placed, playoffs)
+    return criteria, placed
+
+
+@paused_gc
+def build_table(
+    key: str,
+    title: str,
+    entries: Sequence[Entry],
+    stage: Stage,
+    playoffs: Mapping[str, Sequence[int]] | None = None,
+) -> Table:
+    """``playoffs``: play-off results by entrant id, settling the ties held for a play-off."""
+    criteria, placed = placings(entries, stage, playoffs)
     official = official_places(placed)
     group = key if key in stage.groups else ""
     decisions = advance(placed, stage.advancement, key, group) if stage.advancement else {}
     why = _TableExplanation(stage, criteria, placed[1].split if len(placed) > 1 else None)
-    points_of: dict[tuple[int, int], Decimal] = {}  # per shared span: a tie of n costs n, not n²
-    rule = stage.points
-    # Every span starting past the points table scores the same zero: one key serves them all.
-    last_pointed = len(rule.per_place) if rule is not None else 0
+    points_of = SpanPoints(stage.points) if stage.points is not None else None
     prizes = stage.prizes
     prize_places = prizes.places if prizes else 0
     by_official = prizes is None or prizes.official_only
@@ -150,14 +178,11 @@ def build_table(
     append = rows.append
     for p in placed:
         e = p.entry
-        off_rank, off_rank_to = official.get(e.id, _NO_PLACE)
+        off_rank, off_rank_to = official.get(e.id, NO_PLACE)
         points = None
-        if rule is not None and off_rank is not None and off_rank_to is not None:
-            span_key = (off_rank, off_rank_to) if off_rank <= last_pointed else _PAST_POINTS
-            points = points_of.get(span_key)
-            if points is None:
-                points = points_of[span_key] = split_points(off_rank, off_rank_to, rule)
-        decision = decisions.get(e.id)
+        if points_of is not None and off_rank is not None and off_rank_to is not None:
+            points = points_of(off_rank, off_rank_to)
+        decision = decisions.get(e.id) if decisions else None
         prize_place = off_rank if by_official else p.place
         append(
             Row(
@@ -178,7 +203,7 @@ def build_table(
     return Table(key, title, tuple(rows))
 
 
-_NO_PLACE: tuple[None, None] = (None, None)
+NO_PLACE: tuple[None, None] = (None, None)  # an entrant's official places outside the competition
 _PAST_POINTS = (0, 0)  # the key of every span past the points table (no real span is 0–0)
 
 

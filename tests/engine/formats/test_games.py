@@ -11,7 +11,7 @@ from podium.engine.errors import InputError
 from podium.engine.formats.games import outside_in
 from podium.engine.inputs import RawRow
 from podium.engine.standings import Row, Standings, Table
-from podium.rules.loader import parse
+from podium.rules.loader import load, parse
 from podium.rules.schema import Rulebook
 
 RULEBOOK = """
@@ -416,3 +416,66 @@ def test_a_missing_game_column_and_all_row_problems_at_once() -> None:
         "row 3, column gender: 'X' is not one of 'm', 'f'",
         "row 4, column average: 'abc' is not a number",
     ]
+
+
+# --- The common columns of a real qualifier (ČBA), as a results file writes them -------------
+
+CBA = load("cba-qualifier")
+
+
+def cba(*cells: Mapping[str, str]) -> dict[str, Row]:
+    rows = [RawRow(line, c) for line, c in enumerate(cells, start=2)]
+    standings = compute_standings(CBA, "qualification", rows)
+    return {row.entry.id: row for table in standings.tables for row in table.rows}
+
+
+def test_birth_dates_in_iso_or_czech_form_against_the_cut_off() -> None:
+    rows = cba(
+        bowler("iso", SERIES) | {"birth_date": "1999-06-30"},
+        bowler("czech", SERIES) | {"birth_date": "30.6.1999"},
+        bowler("unpadded", SERIES) | {"birth_date": "1999-6-30"},
+        bowler("late", SERIES) | {"birth_date": "1999-07-01"},
+        bowler("late-too", SERIES) | {"birth_date": "1.7.1999"},
+    )
+    assert {key: row.entry.klass for key, row in rows.items()} == {
+        "iso": "official",
+        "czech": "official",
+        "unpadded": "official",
+        "late": "ineligible",
+        "late-too": "ineligible",
+    }
+    # Two players born on one day are judged alike, each with the reason in full.
+    for key in ("late", "late-too"):
+        assert rows[key].reasons[0].text == (
+            "Outside the competition: Born 1999-07-01, after 1999-06-30: not eligible"
+        )
+
+
+def test_a_day_that_does_not_exist_is_not_a_date() -> None:
+    with pytest.raises(InputError) as caught:
+        cba(bowler("p", SERIES) | {"birth_date": "1999-02-30"})
+    assert problems(caught) == [
+        "row 2, column birth_date: '1999-02-30' is not a date: write YYYY-MM-DD"
+    ]
+
+
+def test_players_of_one_average_share_its_reason_as_each_wrote_it() -> None:
+    rows = cba(
+        bowler("a", SERIES, average="190"),
+        bowler("b", SERIES, average="190.0"),
+        bowler("c", SERIES, average="190"),
+    )
+    texts = {key: reason(row, "Division")[1] for key, row in rows.items()}
+    assert texts == {
+        "a": "Division Master — men: ladder average 190 as of 2011-07-01 (190 or more)",
+        "b": "Division Master — men: ladder average 190.0 as of 2011-07-01 (190 or more)",
+        "c": "Division Master — men: ladder average 190 as of 2011-07-01 (190 or more)",
+    }
+
+
+def test_game_cells_are_read_with_spaces_around_and_checked_against_300() -> None:
+    rows = cba(bowler("p", [" 200", "210 ", 190, 180, 220, 200]))
+    assert rows["p"].entry.metrics["total"] == 1200
+    with pytest.raises(InputError) as caught:
+        cba(bowler("p", [200, 301, 190, 180, 220, 200]))
+    assert problems(caught) == ["row 2, column g2: 301 is more than the 300 this allows"]

@@ -227,6 +227,43 @@ def test_a_pair_with_three_countries_is_refused() -> None:
     ]
 
 
+def test_a_problem_of_classification_is_named_on_every_row_that_has_it() -> None:
+    # Rows alike in what decides their class are classified once; their problems, per row.
+    cells = [
+        {"id": f"p{n}", "country": "CZ/SK/DE", "time": "1:00:00", "qualified": "yes"}
+        for n in range(3)
+    ]
+    with pytest.raises(InputError) as caught:
+        compute_standings(rulebook(), "pairs", raw(cells, {"time": ""}))
+    assert problems(caught) == [
+        message.format(line=line)
+        for line in (2, 3, 4)
+        for message in (
+            "row {line}, column qualified: this rulebook has no 'already qualified' rule",
+            "row {line}, column country: 3 countries for an entry of 2: give one per member",
+        )
+    ]
+
+
+def test_entrants_alike_in_what_decides_their_class_share_it() -> None:
+    rows = by_id(
+        only_table(
+            solo(
+                {"id": "a", "country": "SK", "time": "1:00:00"},
+                {"id": "b", "country": "CZ", "time": "1:00:01"},
+                {"id": "c", "country": "SK", "time": "1:00:02"},
+            )
+        )
+    )
+    assert [(key, row.entry.klass) for key, row in rows.items()] == [
+        ("a", "foreign"),
+        ("b", "official"),
+        ("c", "foreign"),
+    ]
+    assert rows["c"].entry.outside == rows["a"].entry.outside
+    assert rows["c"].reasons[0].text == "Outside the competition: registered in SK, not CZ"
+
+
 # --- bad input ------------------------------------------------------------------------------
 
 GOOD = {"id": "ok", "time": "1:00:00"}

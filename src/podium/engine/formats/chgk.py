@@ -29,9 +29,10 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
-from podium.engine.classification import classify
-from podium.engine.entries import Entry, Reason
+from podium.engine.classification import Classifier
+from podium.engine.entries import Entry, Number, Reason
 from podium.engine.errors import InputError, Problem, Problems
 from podium.engine.formats.common import members_range
 from podium.engine.inputs import (
@@ -39,12 +40,14 @@ from podium.engine.inputs import (
     Competitor,
     RawRow,
     Reader,
+    columns_of,
     read_competitors,
     require_columns,
 )
 from podium.engine.messages import Joined, Line, Message, MessageError, Value, _, ngettext
 from podium.engine.playoff import needless, uneven
-from podium.engine.standings import Table, build_table
+from podium.engine.ranking import Placed, official_places
+from podium.engine.standings import NO_PLACE, SpanPoints, Table, build_table, placings
 from podium.rules.schema import ChgkSeasonStage, ChgkTourStage, Rulebook, Stage
 
 PLAYOFF = "playoff"
@@ -60,8 +63,10 @@ _MARK_SET = frozenset(MARKS)
 # --- Masks ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Mask:
+class Mask(NamedTuple):
+    """Named tuples, this and ``TourResult``: one is made per team and tour, and a tuple is
+    made fastest."""
+
     marks: str
 
     @property
@@ -107,8 +112,7 @@ def parse_mask(text: str, questions: int) -> Mask:
 # --- One tour -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class TourResult:
+class TourResult(NamedTuple):
     """One team's checked tour row."""
 
     competitor: Competitor
@@ -129,8 +133,13 @@ def read_tour(
     in_order = sorted(withdrawn.items())
     results: list[TourResult] = []
     for row, competitor in zip(rows, competitors, strict=True):
-        before = len(problems)
         mask = masks.get(row.line)
+        if mask is not None and not in_order and not (row.cells.get("questions") or "").strip():
+            # The common row: a good mask, no question withdrawn and no count to check it by.
+            if competitor is not None:
+                results.append(TourResult(competitor, mask.taken, mask))
+            continue
+        before = len(problems)
         if mask is not None and in_order:
             _check_withdrawn(reader, row, mask, in_order)
         taken = _taken(reader, row, mask, questions, len(withdrawn))
@@ -141,8 +150,16 @@ def read_tour(
 
 def _read_masks(reader: Reader, rows: Sequence[RawRow], questions: int) -> dict[int, Mask]:
     masks: dict[int, Mask] = {}
+
+    def parse(text: str) -> Mask:
+        return parse_mask(text, questions)
+
     for row in rows:
-        mask = reader.typed(row, "mask", lambda text: parse_mask(text, questions))
+        text = row.cells.get("mask")
+        if text and len(text) == questions and _MARK_SET.issuperset(text):
+            masks[row.line] = Mask(text)  # a good mask as written (nearly all of them)
+            continue
+        mask = reader.typed(row, "mask", parse)
         if mask is not None:
             masks[row.line] = mask
     return masks
@@ -151,7 +168,7 @@ def _read_masks(reader: Reader, rows: Sequence[RawRow], questions: int) -> dict[
 def _withdrawn(masks: dict[int, Mask]) -> dict[int, int]:
     """Each withdrawn question, with the first row that marks it ``X``."""
     first: dict[int, int] = {}
-    for line in sorted(masks):
+    for line in sorted(line for line, mask in masks.items() if "X" in mask.marks):
         for number in masks[line].withdrawn:
             first.setdefault(number, line)
     return first
@@ -216,7 +233,7 @@ def _appeal_clause(rulebook: Rulebook) -> str | None:
 
 
 def _mask_notes(mask: Mask | None, clause: str | None) -> tuple[Reason, ...]:
-    if mask is None:
+    if mask is None or ("X" not in mask.marks and "?" not in mask.marks):
         return ()
     notes: list[Reason] = []
     withdrawn, disputed = mask.withdrawn, mask.disputed
@@ -252,15 +269,17 @@ def tour_entries(
 ) -> list[Entry]:
     """One entry per team of one tour, classified (an unscored team plays outside, п. 10)."""
     clause = _appeal_clause(rulebook)
-    members = members_range(rulebook, stage)
+    classify = Classifier(rulebook, members=members_range(rulebook, stage))
     reader = Reader(problems)
     by_line = {row.line: row for row in rows}
     entries: list[Entry] = []
+    scores: dict[int, Message] = {}  # a tour's teams share a few counts: one score for each
     for result in read_tour(rows, competitors, stage.questions, problems):
         team = result.competitor
-        klass, outside = classify(team, rulebook, problems, members=members)
+        klass, outside = classify(team, problems)
         notes = _mask_notes(result.mask, clause)
-        taken, score = result.taken, _("%(n)s q", n=result.taken)
+        taken = result.taken
+        score = scores.get(taken) or scores.setdefault(taken, _("%(n)s q", n=taken))
         row = by_line[team.line]
         sanctioned: bool | None = None
         if "sanctioned" in row.cells:
@@ -268,17 +287,9 @@ def tour_entries(
         if sanctioned:
             notes = (*notes, _sanction_note(rulebook, result.taken))
             taken, score = 0, _("0 q (sanction; %(taken)s taken)", taken=result.taken)
-        entries.append(
-            Entry(
-                id=team.id,
-                name=team.name,
-                metrics={"questions": taken},
-                score=score,
-                klass=klass,
-                outside=outside,
-                notes=notes,
-            )
-        )
+        # By position, in the order of Entry's fields: one is made per team and tour.
+        entries.append(Entry(team.id, team.name, {"questions": taken}, score, "all", klass,
+                             outside, notes))  # fmt: skip
     return entries
 
 
@@ -299,7 +310,7 @@ def _sanction_note(rulebook: Rulebook, taken: int) -> Reason:
 
 def _require_columns(rows: Sequence[RawRow], required: Sequence[str]) -> None:
     problems = Problems()
-    columns = sorted({c for row in rows for c in row.cells})
+    columns = columns_of(rows)
     require_columns(columns, required, problems)
     if "questions" not in columns and "mask" not in columns:
         problems.add("column questions", _("missing required column (or give a mask column)"))
@@ -346,10 +357,11 @@ def season_table(rulebook: Rulebook, stage: ChgkSeasonStage, rows: Sequence[RawR
     problems = Problems()
     competitors = read_competitors(rows, problems, unique_per="tour")
     reader = Reader(problems)
+    by_tour = _split_by_tour(reader, rows, competitors)
     playoff = stage.ranking.playoff
-    playoffs = _playoff_results(reader, rows, competitors, playoff.questions if playoff else None)
-    in_tours = [(r, c) for r, c in zip(rows, competitors, strict=True) if not _is_playoff(r)]
-    by_tour = _split_by_tour(reader, [r for r, _ in in_tours], [c for _, c in in_tours])
+    playoff_rows, playoff_teams = by_tour.pop(PLAYOFF, ([], []))
+    match = playoff.questions if playoff else None
+    playoffs = _playoff_results(reader, playoff_rows, playoff_teams, match)
     # Tours are read in the order they first appear, so their problems come in file order.
     entries = {
         tour: tour_entries(rulebook, tour_stage, tour_rows, tour_competitors, problems)
@@ -358,10 +370,9 @@ def season_table(rulebook: Rulebook, stage: ChgkSeasonStage, rows: Sequence[RawR
     tours = sorted(entries, key=tour_order)
     _check_same_class(tours, by_tour, entries, problems)
     problems.raise_if_any()
-    tables = [
-        build_table(tour, f"{tour_stage.title} {tour}", entries[tour], tour_stage) for tour in tours
-    ]
-    season = _season_entries(stage, tour_stage, tables)
+    # Each tour is placed as its own table would place it; the season reads only the places.
+    placed = {tour: placings(entries[tour], tour_stage)[1] for tour in tours}
+    season = _season_entries(stage, tour_stage, placed)
     if playoffs:
         _check_playoffs(playoffs, build_table("all", stage.title, season, stage), problems)
     return build_table("all", stage.title, season, stage, playoffs.results if playoffs else None)
@@ -410,21 +421,18 @@ def _check_playoffs(playoffs: _Playoffs, unsettled: Table, problems: Problems) -
     problems.raise_if_any()
 
 
-def _is_playoff(row: RawRow) -> bool:
-    return (row.cells.get("tour") or "").strip().casefold() == PLAYOFF
-
-
 def _playoff_results(
     reader: Reader,
     rows: Sequence[RawRow],
     competitors: Sequence[Competitor | None],
     match: int | None,
 ) -> _Playoffs:
-    """Each tied team's play-off: ``playoff`` holds the match's questions, then each extra one."""
+    """Each tied team's play-off, from the play-off's rows: ``playoff`` holds the match's
+    questions, then each extra one."""
     results: dict[str, tuple[int, ...]] = {}
     lines: dict[str, int] = {}
     for row, team in zip(rows, competitors, strict=True):
-        if not _is_playoff(row) or team is None:
+        if team is None:
             continue
         parts = reader.text(row, "playoff").replace(",", " ").split()
         if not parts or not all(p.isdigit() for p in parts):
@@ -478,18 +486,24 @@ _TourRows = tuple[list[RawRow], list[Competitor | None]]
 def _split_by_tour(
     reader: Reader, rows: Sequence[RawRow], competitors: Sequence[Competitor | None]
 ) -> dict[str, _TourRows]:
-    """Each tour's rows and their competitors, in file order."""
+    """Each tour's rows and their competitors, in file order; the play-off's rows as a tour of
+    their own, ``PLAYOFF`` (written in any case)."""
     by_tour: dict[str, _TourRows] = {}
+    tours: dict[str, _TourRows | None] = {}  # by the cell as written: a season has few tours
     for row, competitor in zip(rows, competitors, strict=True):
-        tour = reader.text(row, "tour")
-        if not tour:
+        cell = row.cells.get("tour") or ""
+        if cell in tours:
+            known = tours[cell]
+        else:
+            tour = cell.strip()
+            if tour.casefold() == PLAYOFF:
+                tour = PLAYOFF
+            known = tours[cell] = by_tour.setdefault(tour, ([], [])) if tour else None
+        if known is None:
             reader.problems.add(reader.where(row, "tour"), _("a season row needs its tour"))
             continue
-        if tour not in by_tour:
-            by_tour[tour] = ([], [])
-        tour_rows, tour_competitors = by_tour[tour]
-        tour_rows.append(row)
-        tour_competitors.append(competitor)
+        known[0].append(row)
+        known[1].append(competitor)
     return by_tour
 
 
@@ -499,13 +513,19 @@ def _check_same_class(
     entries: Mapping[str, Sequence[Entry]],
     problems: Problems,
 ) -> None:
-    # A team is in the season or outside it as a whole: its tours must agree.
+    # A team is in the season or outside it as a whole: its tours must agree. Only a team that
+    # plays outside in some tour can disagree (most seasons have none), so only those are read.
+    outside = {e.id for tour in tours for e in entries[tour] if not e.official}
+    if not outside:
+        return
     first: dict[str, tuple[bool, int]] = {}
     for tour in tours:
         # Only the first row of a (tour, id) can have a competitor (a repeat is a duplicate-id
         # problem), so the competitors give each entry's row without reading the cells again.
-        lines = {c.id: c.line for c in by_tour[tour][1] if c is not None}
+        lines = {c.id: c.line for c in by_tour[tour][1] if c is not None and c.id in outside}
         for entry in entries[tour]:
+            if entry.id not in outside:
+                continue
             line = lines[entry.id]
             seen = first.setdefault(entry.id, (entry.official, line))
             if seen[0] != entry.official:
@@ -539,28 +559,38 @@ class _TourIndex:
     absent: _Shown
 
 
-def _tour_index(table: Table, stage: ChgkSeasonStage) -> _TourIndex:
-    official = [row for row in table.rows if row.entry.official]
+def _tour_index(
+    tour: str,
+    placed: Sequence[Placed],
+    points: SpanPoints | None,
+    stage: ChgkSeasonStage,
+    names: dict[str, list[str]],
+) -> _TourIndex:
+    """``names``: each official team's name in this tour is added to its names."""
+    places = official_places(placed)
+    official = [p.entry for p in placed if p.entry.official]
     after = len(official) + 1
-    absent = _shown(TourStanding(table.key, 0, Decimal(0), Decimal(after), str(after), True), stage)
-    # A tour has few distinct results (places follow questions), so each is worked out once.
-    results: dict[tuple[int, int, int, str], _Shown] = {}
+    absent = _shown(TourStanding(tour, 0, Decimal(0), Decimal(after), str(after), True), stage)
+    # A tour has few distinct results (places follow questions), so each is worked out once;
+    # the points follow from the places (one span, one share of the points).
+    results: dict[tuple[int, int, Number | None], _Shown] = {}
     standings: dict[str, _Shown] = {}
-    for row in official:
-        team, first, last = row.entry.id, row.official_rank, row.official_rank_to
+    for entry in official:
+        team = entry.id
+        names[team].append(entry.name)
         # Ids are unique within a tour; should one repeat, its first row counts.
         if team in standings:
             continue
+        first, last = places.get(team, NO_PLACE)
         if first is None or last is None:
             standings[team] = absent
             continue
-        questions = int(row.entry.metrics["questions"] or 0)
-        points = row.points or Decimal(0)
-        # Keyed by the points' text, not value: 9.0 and 9.000 are equal but not shown alike.
-        key = (first, last, questions, str(points))
+        taken = entry.metrics["questions"]
+        key = (first, last, taken)
         shown = results.get(key)
         if shown is None:
-            standing = _standing(table.key, first, last, questions, points)
+            won = (points(first, last) if points is not None else None) or Decimal(0)
+            standing = _standing(tour, first, last, int(taken or 0), won)
             shown = results[key] = _shown(standing, stage)
         standings[team] = shown
     return _TourIndex(standings, absent)
@@ -583,16 +613,16 @@ def _shown(standing: TourStanding, stage: ChgkSeasonStage) -> _Shown:
 
 
 def _season_entries(
-    stage: ChgkSeasonStage, tour_stage: ChgkTourStage, tables: Sequence[Table]
+    stage: ChgkSeasonStage, tour_stage: ChgkTourStage, placed: Mapping[str, Sequence[Placed]]
 ) -> list[Entry]:
+    """``placed``: each tour's entries as placed in it, in the order of the tours."""
     # Each tour is indexed once, so a team's tours are looked up, not searched for.
-    indexes = [_tour_index(table, stage) for table in tables]
-    names: dict[str, list[str]] = defaultdict(list)
-    for table in tables:
-        for row in table.rows:
-            names[row.entry.id].append(row.entry.name)
-    # Teams outside the competition take no points, so the season table leaves them out.
-    teams = sorted({team for index in indexes for team in index.standings})
+    names: dict[str, list[str]] = defaultdict(list)  # each team's name in each tour it played
+    points = SpanPoints(tour_stage.points) if tour_stage.points else None
+    indexes = [_tour_index(tour, p, points, stage, names) for tour, p in placed.items()]
+    # Teams outside the competition take no points, so the season table leaves them out (and
+    # the indexes name only the official teams).
+    teams = sorted(names)
     return [
         _season_entry(
             team,
@@ -613,9 +643,9 @@ def _season_entry(
     tour_stage: ChgkTourStage,
 ) -> Entry:
     standings = [t.standing for t in tours]
-    points = sum((s.points for s in standings), Decimal(0))
-    questions = sum(s.questions for s in standings)
-    place_sum = sum((s.place for s in standings), Decimal(0))
+    points = sum([s.points for s in standings], Decimal(0))
+    questions = sum([s.questions for s in standings])
+    place_sum = sum([s.place for s in standings], Decimal(0))
     played = [s.tour for s in standings if not s.absent]
     played_text = _("Tours played: %(tours)s (%(played)s of %(season)s)",
                     tours=", ".join(played), played=len(played), season=len(standings))  # fmt: skip

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
+from operator import itemgetter
 
 from podium.engine.entries import Reason
 from podium.engine.formats.common import Scored, ScoreRow, single_result_tables
@@ -26,6 +27,7 @@ from podium.engine.standings import Table
 from podium.rules.schema import Division, Divisions, GamesStage, Rulebook, Stage
 
 MAX_GAME = 300
+GAME_SCORE = _("game score")  # what a bad game cell is said to be (made once, not per cell)
 
 
 # The metric names of the n-th highest and n-th lowest game, written once rather than per row.
@@ -34,10 +36,16 @@ _OUTSIDE_IN = tuple(
 )
 
 
+_OUTSIDE_IN_NAMES = tuple(name for _, high, low in _OUTSIDE_IN for name in (high, low))
+_OUTSIDE_IN_PICKS = itemgetter(*(i for n, _, _ in _OUTSIDE_IN for i in (n - 1, -n)))
+
+
 def outside_in(games: Sequence[int]) -> dict[str, int | None]:
     """The metrics ``high-game``, ``low-game``, ``high-game-2``… of a set of games."""
     ordered = sorted(games, reverse=True)
     count = len(ordered)
+    if count >= len(_OUTSIDE_IN_NAMES):  # a whole series: every metric has its game
+        return dict(zip(_OUTSIDE_IN_NAMES, _OUTSIDE_IN_PICKS(ordered), strict=True))
     metrics: dict[str, int | None] = {}
     for n, high, low in _OUTSIDE_IN:
         metrics[high] = ordered[n - 1] if count >= 2 * n - 1 else None
@@ -102,18 +110,28 @@ def tables(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> list[Tab
     )
 
 
+# The divisions chosen, by gender and the ladder average as its reason writes it (``160.10`` and
+# ``160.1`` are one value but two texts).
+_Assigned = dict[tuple[str | None, str | None], tuple[Division, Reason]]
+
+
 def _scorer(columns: Sequence[str], divisions: Divisions | None) -> ScoreRow:
+    # Many players share a gender and an average: each division and its reason is chosen once.
+    assigned: _Assigned = {}
+
     def score(row: RawRow, reader: Reader, competitor: Competitor | None) -> Scored | None:
         problems = reader.problems
         before = len(problems)
-        games = [reader.count(row, c, maximum=MAX_GAME, what=_("game score")) for c in columns]
+        games: Sequence[int | None] | None = _plain_games(row, columns)
+        if games is None:
+            games = [reader.count(row, c, maximum=MAX_GAME, what=GAME_SCORE) for c in columns]
         if None in games:  # only a row missing a game (or with a bad one) is looked at again
             filled = [n for n, c in enumerate(columns) if reader.text(row, c)]
             bowled = filled[-1] + 1 if filled else len(columns)  # a series in progress ends here
             for column, game in zip(columns[:bowled], games, strict=False):
                 if game is None and not reader.text(row, column):
                     problems.add(reader.where(row, column), _("every game needs its score"))
-        table, note = _division(row, reader, competitor, divisions)
+        table, note = _division(row, reader, competitor, divisions, assigned)
         if len(problems) > before:
             return None
         scores = [g for g in games if g is not None]
@@ -133,8 +151,23 @@ def _scorer(columns: Sequence[str], divisions: Divisions | None) -> ScoreRow:
     return score
 
 
+def _plain_games(row: RawRow, columns: Sequence[str]) -> list[int] | None:
+    """Every game, when each is plain digits and at most 300 (as in nearly every row); else
+    ``None``, and the reader reads them one by one, saying what is wrong with each."""
+    texts = [row.cells.get(c) or "" for c in columns]
+    digits = "".join(texts)
+    if not (all(texts) and digits.isascii() and digits.isdigit()):
+        return None
+    games = [int(text) for text in texts]
+    return games if max(games) <= MAX_GAME else None
+
+
 def _division(
-    row: RawRow, reader: Reader, competitor: Competitor | None, divisions: Divisions | None
+    row: RawRow,
+    reader: Reader,
+    competitor: Competitor | None,
+    divisions: Divisions | None,
+    assigned: _Assigned,
 ) -> tuple[str | None, Reason | None]:
     if divisions is None:
         return None, None
@@ -150,17 +183,21 @@ def _division(
             return None, None
         entered = _("Division %(division)s, as entered", division=term(known[given].title))
         return given, Reason(known[given].clause, entered)
-    genders = {d.gender for d in divisions.items} - {None}
     if competitor is None:
         return None, None
-    if genders and competitor.gender is None:
+    if competitor.gender is None and any(d.gender is not None for d in divisions.items):
         reader.problems.add(
             reader.where(row, "gender"), _("M or F is needed to choose the division")
         )
         return None, None
-    try:
-        division, reason = assign_division(divisions, competitor.gender, competitor.average)
-    except ValueError as exc:  # an average in no division's range (e.g. 189.995)
-        reader.problems.add(reader.where(row, "average"), reason_of(exc))
-        return None, None
+    gender, average = competitor.gender, competitor.average
+    key = (gender, None if average is None else str(average))
+    known_division = assigned.get(key)
+    if known_division is None:
+        try:
+            known_division = assigned[key] = assign_division(divisions, gender, average)
+        except ValueError as exc:  # an average in no division's range (e.g. 189.995)
+            reader.problems.add(reader.where(row, "average"), reason_of(exc))
+            return None, None
+    division, reason = known_division
     return division.key, reason

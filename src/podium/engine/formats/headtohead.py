@@ -21,7 +21,7 @@ from decimal import Decimal
 
 from podium.engine.entries import Entry, Reason
 from podium.engine.errors import Problems
-from podium.engine.inputs import RawRow, Reader, require_columns
+from podium.engine.inputs import RawRow, Reader, columns_of, require_columns
 from podium.engine.messages import Line, Message, MessageError, Value, _
 from podium.engine.standings import Table, build_table
 from podium.rules.schema import HeadToHeadStage, Match, Rulebook, Stage
@@ -323,7 +323,7 @@ def tables(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> list[Tab
     if not isinstance(stage, HeadToHeadStage):
         raise TypeError(f"stage '{stage.key}' is a {stage.format} stage, not head-to-head")
     problems = Problems()
-    require_columns(sorted({c for row in rows for c in row.cells}), COLUMNS, problems)
+    require_columns(columns_of(rows), COLUMNS, problems)
     problems.raise_if_any()
     battles = read_battles(stage, rows, problems)
     problems.raise_if_any()

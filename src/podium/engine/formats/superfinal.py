@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from podium.engine.entries import Entry, Reason
 from podium.engine.errors import Problems
-from podium.engine.inputs import RawRow, Reader, require_columns
+from podium.engine.inputs import RawRow, Reader, columns_of, require_columns
 from podium.engine.messages import Line, Message, Span, Value, _
 from podium.engine.standings import Given, Row, Table, build_table
 from podium.rules.schema import Rulebook, Stage, SuperfinalStage
@@ -94,7 +94,7 @@ def through_score(stage: SuperfinalStage, taken: Sequence[tuple[int, int]]) -> C
 
 def match_teams(rows: Sequence[RawRow], problems: Problems) -> tuple[str, ...]:
     """The team columns, in a fixed order (by name) so nothing depends on the header."""
-    columns = {c for row in rows for c in row.cells} - set(FIXED)
+    columns = set(columns_of(rows)) - set(FIXED)
     teams = tuple(sorted(columns, key=lambda t: (t.casefold(), t)))
     if len(teams) != 2:
         shown: Value = ", ".join(teams) if teams else _("none")
@@ -303,7 +303,7 @@ def tables(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> list[Tab
     if not isinstance(stage, SuperfinalStage):
         raise TypeError(f"stage '{stage.key}' is a {stage.format} stage, not a superfinal")
     problems = Problems()
-    require_columns(sorted({c for row in rows for c in row.cells}), FIXED, problems)
+    require_columns(columns_of(rows), FIXED, problems)
     found = match_teams(rows, problems)
     problems.raise_if_any()
     first, second = found
