@@ -159,8 +159,14 @@ def of_round(event: Event, stage: str, round: int) -> dict[str, Any]:
 
 
 def _with_members(results: Sequence[Result], chunk: int = 500) -> None:
-    """Prefetches the members of the results' entries, a chunk of entries at a time."""
-    entries = list({r.entry_id: r.entry for r in results if r.entry_id}.values())
+    """Prefetches the members of the results' entries, a chunk of entries at a time. Results of
+    one entry (a team's tours of a season) are given one entry object, the one prefetched:
+    ``select_related`` makes one per result, and the others would each query their members."""
+    shared: dict[int, Entry] = {}
+    for result in results:
+        if result.entry_id:
+            result.entry = shared.setdefault(result.entry_id, result.entry)
+    entries = list(shared.values())
     for start in range(0, len(entries), chunk):
         prefetch_related_objects(entries[start : start + chunk], "members__person")
 
@@ -326,6 +332,37 @@ def unverified(
     return [r for r in results if r.id not in checked]
 
 
+def unverified_numbers(
+    event: Event, stage: str, rounds: Collection[int], at: dt.datetime | None = None
+) -> set[int]:
+    """The numbers of the entries with a current result in any of ``rounds`` as of ``at`` that
+    nobody had verified by then: two reads however many rounds (a season's tours)."""
+    recorded = (
+        Result.objects.filter(
+            event=event, stage=stage, round__in=rounds, entry__isnull=False,
+            recorded_at__lte=_moment(at),
+        )
+        .select_related("entry")
+        .only("id", "round", "item", "corrects_id", "entry__number")
+        .order_by("recorded_at", "id")
+    )  # fmt: skip
+    checked = set(
+        Verification.objects.filter(
+            result__event=event, result__stage=stage, result__round__in=rounds,
+            verified_at__lte=_moment(at),
+        ).values_list("result_id", flat=True)
+    )  # fmt: skip
+    by_round: dict[int, list[Result]] = {}
+    for result in recorded:
+        by_round.setdefault(result.round, []).append(result)
+    return {
+        r.entry.number
+        for results in by_round.values()
+        for r in _current(results)
+        if r.id not in checked
+    }
+
+
 def is_current(result: Result) -> bool:
     return not Result.objects.filter(corrects=result).exists()
 
@@ -364,6 +401,15 @@ def publication_current(event: Event, stage: str, round: int = 1) -> Publication
 def publication_state(event: Event, stage: str, round: int = 1) -> str:
     current = publication_current(event, stage, round)
     return current.state if current else Publication.State.DRAFT
+
+
+def publication_states(event: Event, stage: str, rounds: Collection[int]) -> dict[int, str]:
+    """``publication_state`` of each of ``rounds``, in one read (a season's tours)."""
+    states: dict[int, str] = dict.fromkeys(rounds, Publication.State.DRAFT)
+    changes = Publication.objects.filter(event=event, stage=stage, round__in=list(rounds))
+    for round, state in changes.order_by("changed_at", "id").values_list("round", "state"):
+        states[round] = state  # the latest change of each round comes last
+    return states
 
 
 def final_versions(event: Event, stage: str, round: int = 1) -> list[Publication]:

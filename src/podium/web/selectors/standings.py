@@ -41,8 +41,10 @@ from podium.web.selectors.results import (
     final_versions,
     labels_by_number,
     publication_state,
+    publication_states,
     ruled_rows,
     unverified,
+    unverified_numbers,
 )
 from podium.web.selectors.stages import has_calendar, rounds_of
 from podium.web.selectors.texts import page_row, problem_text
@@ -72,11 +74,11 @@ def stage_rounds(event: Event, stage: Stage, staff: bool) -> list[RoundView]:
         made = [(r.number, r.title) for r in rounds_of(event, stage)]
     else:
         made = [(1, "")]
-    views = []
-    for number, title in made:
-        state = publication_state(event, stage.key, number)
-        views.append(RoundView(number, title, state, visible(state, staff)))
-    return views
+    states = publication_states(event, stage.key, [number for number, _title in made])
+    return [
+        RoundView(number, title, states[number], visible(states[number], staff))
+        for number, title in made
+    ]
 
 
 def shown_round(stage: Stage, rounds: list[RoundView]) -> int | None:
@@ -92,7 +94,7 @@ def season_tours(event: Event, stage: ChgkSeasonStage, staff: bool) -> tuple[lis
     played = set(
         Result.objects.filter(event=event, stage=stage.tour).values_list("round", flat=True)
     )
-    states = {n: publication_state(event, stage.tour, n) for n in sorted(played)}
+    states = publication_states(event, stage.tour, sorted(played))
     tours = [n for n, state in states.items() if visible(state, staff)]
     return tours, [n for n in tours if states[n] not in PUBLIC_STATES]
 
@@ -218,9 +220,10 @@ def _unverified_ids(
     question; a season: in an unverified tour result)."""
     if isinstance(stage, ChgkSeasonStage):
         rounds = tours if tours is not None else season_tours(event, stage, True)[0]
-        waiting = [r for n in rounds for r in unverified(event, stage.tour, n, at)]
-    else:
-        waiting = unverified(event, stage.key, round, at)
+        return {str(n) for n in unverified_numbers(event, stage.tour, rounds, at)}
+    if stage.format not in ITEM_FORMATS:
+        return {str(n) for n in unverified_numbers(event, stage.key, [round], at)}
+    waiting = unverified(event, stage.key, round, at)
     ids = {str(r.entry.number) for r in waiting if r.entry_id}
     items = [r for r in waiting if not r.entry_id]
     if items:
