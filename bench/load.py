@@ -6,8 +6,8 @@ Vocabulary:
 - production server: ``podium serve --production`` (gunicorn gthread workers, whitenoise) on
   PostgreSQL and Redis, started by this script on a free loopback port, stopped at its end.
 - bench database: a PostgreSQL database of its own (``podium_load…``: dropped and made again at
-  the start, dropped at the end) and a Redis database number of its own (flushed at the start;
-  never number 0).
+  the start, dropped at the end) and a Redis database number of its own (flushed at the start
+  and at the end; never number 0).
 - qualification: a ``cz-jigsaw`` event, 2,000 entrants in groups A and B (about a tenth from
   abroad). Group A's clock ran out: everyone has a result (about one in eight did not finish
   and has pieces). Group B's clock is running: its fast finishers have results, the others
@@ -915,6 +915,7 @@ def main() -> int:
 
             connections.close_all()
         recreate_database(args.database_url, drop_only=True)
+        flush_cache(args.redis_url)
         shutil.rmtree(tmp, ignore_errors=True)
     print("\nsummary")
     for name, ok, detail in report.targets:
