@@ -79,3 +79,16 @@ def test_debug_stays_off_unless_asked_for(tmp_path: Path) -> None:
     assert run(["manage", "shell", "-c", code], tmp_path).stdout.splitlines()[-1] == "False"
     asked = run(["manage", "shell", "-c", code], tmp_path, PODIUM_DEBUG="1")
     assert asked.stdout.splitlines()[-1] == "True"
+
+
+def test_the_workers_are_forked_with_every_view_imported(tmp_path: Path) -> None:
+    """gunicorn forks its workers from the process that prepared the server: the application
+    and its URLs are imported there, so no worker imports them at its first request (nor
+    again after each ``max_requests``)."""
+    code = (
+        "import sys; from podium.cli.server import _import_the_application as prepare; "
+        "before = 'podium.web.urls' in sys.modules; prepare(); "
+        "print(before, 'podium.web.urls' in sys.modules, 'podium.web.wsgi' in sys.modules)"
+    )
+    done = run(["manage", "shell", "-c", code], tmp_path)
+    assert done.stdout.splitlines()[-1] == "False True True", done.stderr

@@ -32,12 +32,22 @@ import re
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
 from podium.web import versions
-from podium.web.models import Entry, EntryMember, EventRole, Person, Result, Round
+from podium.web.models import (
+    Entry,
+    EntryMember,
+    EventRole,
+    Person,
+    Result,
+    Round,
+    Verification,
+)
 from podium.web.selectors import live as live_selectors
 from podium.web.services.advancement import advance_from
 from podium.web.services.checks import result_confirm as result_verify
@@ -423,6 +433,63 @@ def test_a_draft_tour_stays_hidden_from_the_public(chgk: Any) -> None:
     publication_set(event=event, stage=TOUR, round=2, state="preliminary", by=people["organizer"])
     season = public.get(stage_url(event, SEASON)).content.decode()
     assert season_rows(season)[2][0] == "3–4."
+
+
+def season_of(make_event: Any, staff: Any, slug: str, teams: int, tours: int) -> Any:
+    """A published season of ``teams`` teams (a captain each) over ``tours`` published tours,
+    every result verified but team 1's in the last tour."""
+    event = make_event("deti-kolomny", slug=slug, timezone="Europe/Moscow", starts_at=msk(1, 16))
+    people = staff(event, organizer=f"{slug}-olga", referee=f"{slug}-rita")
+    entries = Entry.objects.bulk_create(
+        Entry(event=event, category="teams", number=n, name=f"Team {n}",
+              status=Entry.Status.CONFIRMED)
+        for n in range(1, teams + 1)
+    )  # fmt: skip
+    captains = Person.objects.bulk_create(
+        Person(first_name="Captain", last_name=str(e.number), country="RU") for e in entries
+    )
+    EntryMember.objects.bulk_create(
+        EntryMember(entry=e, person=p, captain=True) for e, p in zip(entries, captains, strict=True)
+    )
+    for tour in range(1, tours + 1):
+        Round.objects.create(event=event, stage=TOUR, number=tour, starts_at=msk(tour, 16))
+        results = Result.objects.bulk_create(
+            Result(event=event, stage=TOUR, round=tour, entry=e, recorded_by=people["referee"],
+                   recorded_at=msk(tour, 18), cells={"questions": str((e.number * tour) % 15)},
+                   idempotency_key=f"{tour}-{e.number}")
+            for e in entries
+        )  # fmt: skip
+        Verification.objects.bulk_create(
+            Verification(result=r, verified_by=people["referee"], verified_at=msk(tour, 19))
+            for r in results
+            if tour < tours or r.entry_id != entries[0].pk
+        )
+        publication_set(
+            event=event, stage=TOUR, round=tour, state="preliminary", by=people["organizer"]
+        )
+    publication_set(event=event, stage=SEASON, state="preliminary", by=people["organizer"])
+    return event
+
+
+def test_a_season_page_reads_the_database_as_often_for_many_tours_as_for_two(
+    make_event: Any, staff: Any
+) -> None:
+    """Every tour result's team and its members are read once for all the tours; the tours'
+    states and checks in one read each (a 40-tour season made 14,000 queries)."""
+    small = season_of(make_event, staff, "small", teams=3, tours=2)
+    large = season_of(make_event, staff, "large", teams=8, tours=6)
+
+    def reads(event: Any) -> tuple[int, str]:
+        with CaptureQueriesContext(connection) as queries:
+            page = Client().get(stage_url(event, SEASON)).content.decode()
+        return len(queries), page
+
+    (few, small_page), (many, large_page) = reads(small), reads(large)
+    assert few == many
+    assert len(season_rows(large_page)) == 8
+    assert "unverified" in marks(row_html(large_page, "all", 1))
+    assert "unverified" not in marks(row_html(large_page, "all", 2))
+    assert "unverified" in marks(row_html(small_page, "all", 1))
 
 
 def test_rounds_that_do_not_exist_are_404(chgk: Any, cz: Any) -> None:

@@ -71,10 +71,21 @@ def _let_go_of_connections() -> None:
             close_pool()
 
 
-def _gunicorn(address: str, workers: int, threads: int) -> None:
-    from gunicorn.app.base import BaseApplication
+def _import_the_application() -> None:
+    """Imports the application with every view and URL now: the workers are forked from this
+    process and have them from the start. Otherwise each worker imports them at its first
+    request — about 1.5 s of CPU (PDF, spreadsheets, charts) — and again after every
+    ``max_requests``, while its requests wait."""
+    from django.urls import get_resolver
 
-    options: dict[str, Any] = {
+    from podium.web.wsgi import application  # noqa: F401 — imported for the workers
+
+    get_resolver().reverse_dict  # noqa: B018 — the URL patterns, imported and indexed
+
+
+def gunicorn_options(address: str, workers: int, threads: int) -> dict[str, Any]:
+    """gunicorn's settings for ``podium serve --production`` (``bench/load.py`` prints them)."""
+    return {
         "bind": address,
         "workers": workers,
         "worker_class": "gthread",
@@ -92,6 +103,12 @@ def _gunicorn(address: str, workers: int, threads: int) -> None:
         # would share it, and Podium needs none.
         "control_socket_disable": True,
     }
+
+
+def _gunicorn(address: str, workers: int, threads: int) -> None:
+    from gunicorn.app.base import BaseApplication
+
+    options = gunicorn_options(address, workers, threads)
 
     class Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
@@ -145,6 +162,7 @@ def serve(
     if not os.environ.get("REDIS_URL") and workers > 1:
         typer.echo("podium: no REDIS_URL, so one worker process (processes share the cache).")
         workers = 1
+    _import_the_application()
     _let_go_of_connections()
     typer.echo(f"podium: serving on http://{address} with {workers} × {threads} threads")
     _gunicorn(address, workers, threads)
