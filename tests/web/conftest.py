@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import translation
 
 from podium.rules.loader import preset_text
-from podium.web import versions
+from podium.web import flight, versions
 from podium.web.models import Event, EventRole
 
 CHROMIUM = "/usr/bin/chromium"
@@ -47,11 +47,19 @@ def _versions_bumped_in_test_transactions(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 @pytest.fixture(autouse=True)
+def _tables_rendered_at_every_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests read a table right after each write; a venue's spectators, who poll every few
+    seconds, get it within ``flight.SETTLE_S`` (tested in ``test_flight.py``)."""
+    monkeypatch.setattr(flight, "SETTLE_S", 0)
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache_and_english_afterwards() -> Iterator[None]:
     """Each test starts with an empty cache (it holds rendered tables and charts by version tag,
     and the API's rate counters; ids repeat between tests); a page activates its language in
     the test's thread, so English is left for the next test."""
     cache.clear()
+    versions.forget()  # the poll gate's memo: ids and slugs repeat between tests
     yield
     translation.activate("en")
 

@@ -1,6 +1,7 @@
 """Single flight (``podium.web.flight``): one computation per version; while one process
-computes, the others answer with the version before it — or wait for it when they need that
-very version."""
+computes, the others answer with the newest version made — or wait for it when they need that
+very version; a subject that changes many times a second is made at most once per
+``SETTLE_S``."""
 
 from __future__ import annotations
 
@@ -31,13 +32,35 @@ def test_computed_once_per_version() -> None:
     assert made == ["one", "two"]
 
 
-def test_while_another_process_computes_the_previous_version_is_served() -> None:
+def test_while_another_process_computes_the_newest_version_made_is_served() -> None:
     made: list[str] = []
     flight.once("s", "v1", counted("one", made))
-    cache.add("s@v2:flight", 1, timeout=60)  # another process is computing v2
+    cache.add("s:flight", 1, timeout=60)  # another process is making the subject (v2 or v3)
     assert flight.once("s", "v2", counted("two", made)) == ("v1", "one")
-    assert flight.peek("s", "v2") == ("v1", "one")
+    assert flight.once("s", "v3", counted("three", made)) == ("v1", "one")
+    assert flight.peek("s", "v3") == ("v1", "one")
     assert made == ["one"]
+    cache.delete("s:flight")  # landed
+    assert flight.once("s", "v3", counted("three", made)) == ("v3", "three")
+    assert made == ["one", "three"]
+
+
+def test_a_table_changing_every_moment_is_made_once_per_settling_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(flight, "SETTLE_S", 1)
+    made: list[str] = []
+    assert flight.once("s", "v1", counted("one", made)) == ("v1", "one")
+    # Writes keep coming: until the flight has settled, the newest made is the answer.
+    assert flight.once("s", "v2", counted("two", made)) == ("v1", "one")
+    assert flight.once("s", "v3", counted("three", made)) == ("v1", "one")
+    assert flight.peek("s", "v3") == ("v1", "one")
+    time.sleep(1.1)
+    assert flight.once("s", "v3", counted("three", made)) == ("v3", "three")
+    assert made == ["one", "three"]  # v2 was never made: nobody asked once it could be
+    # What must be exact (a round's standings for a page of that version) never waits to settle.
+    assert flight.once("e", "v1", counted("e1", made), exact=True) == ("v1", "e1")
+    assert flight.once("e", "v2", counted("e2", made), exact=True) == ("v2", "e2")
 
 
 def test_a_caller_who_needs_the_version_waits_for_the_flight(

@@ -4,6 +4,7 @@ cache loses them or misses a change, the database tells."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -148,3 +149,23 @@ def test_with_the_cache_down_the_database_answers(cz: Any, monkeypatch: pytest.M
     assert dead.is_down
     record(event, people, anna, "1:10:00")
     assert tag_of(event, QUALI) != before  # read from the database every time: never stale
+
+
+def test_the_gate_remembers_a_tag_briefly_a_local_write_at_once(
+    cz: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    event, people, (anna, _bohdan) = cz
+    monkeypatch.setattr(versions, "MEMO_S", 0.3)
+    tag = tag_of(event, QUALI)
+    assert versions.cached_tag(event.slug, QUALI) == tag
+    # Another process wrote: its increment reaches the shared cache, not this process's memo.
+    cache.set(f"podium:v:g:{event.slug}:{QUALI}", 987_654, timeout=None)
+    with CaptureQueriesContext(connection) as queries:
+        assert versions.cached_tag(event.slug, QUALI) == tag  # remembered, for MEMO_S
+    assert len(queries) == 0
+    time.sleep(0.35)
+    assert versions.cached_tag(event.slug, QUALI) is None  # stale now: the view reads again
+    tag = tag_of(event, QUALI)
+    assert versions.cached_tag(event.slug, QUALI) == tag
+    record(event, people, anna, "1:10:00")  # a write through this process: forgotten at once
+    assert versions.cached_tag(event.slug, QUALI) is None
