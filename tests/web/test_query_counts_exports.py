@@ -44,12 +44,12 @@ JIGSAW = {
     "entries xlsx": 4,
     "start list xlsx": 4,
     "check-in xlsx": 6,
-    "individual-qualification csv": 8,
+    "individual-qualification csv": 7,
     "individual-final csv": 3,
-    "team csv": 8,
-    "individual-qualification xlsx": 8,
+    "team csv": 7,
+    "individual-qualification xlsx": 7,
     "individual-final xlsx": 3,
-    "team xlsx": 8,
+    "team xlsx": 7,
 }
 
 
@@ -80,15 +80,15 @@ CLUB = {
     "entries csv": 4,
     "start list csv": 4,
     "check-in csv": 6,
-    "chgk-season csv": 16,
+    "chgk-season csv": 15,
     "chgk-tour csv": 4,
     "brainball csv": 15,
     "superfinal csv": 13,
-    "chgk-season xlsx": 16,
+    "chgk-season xlsx": 15,
     "chgk-tour xlsx": 4,
     "brainball xlsx": 15,
     "superfinal xlsx": 13,
-    "last tour csv": 14,
+    "last tour csv": 13,
     "tours in the rating's JSON": 11,
     "tours in the rating's JSON, staff": 13,
     "last tour in the rating's JSON": 10,
@@ -122,8 +122,8 @@ BOWLING = {
     "entries xlsx": 4,
     "start list xlsx": 4,
     "check-in xlsx": 6,
-    "qualification csv": 12,
-    "qualification xlsx": 12,
+    "qualification csv": 11,
+    "qualification xlsx": 11,
     "lanes csv": 4,
     "lanes xlsx": 4,
 }
@@ -146,8 +146,8 @@ def pdfs(built: Any) -> dict[str, tuple[Any, str]]:
 
 
 PDFS = {
-    "season pdf": 30,
-    "diplomas": 21,
+    "season pdf": 29,
+    "diplomas": 20,
 }
 
 
@@ -167,7 +167,7 @@ def squad_pdfs(built: Any) -> dict[str, tuple[Any, str]]:
 
 
 SQUAD_PDFS = {
-    "qualification pdf": 20,
+    "qualification pdf": 19,
 }
 
 

@@ -94,9 +94,10 @@ def result_out(result: Result, verified: bool | None = None) -> dict[str, Any]:
 
 def _saved(result: Result, now: Any, resubmitted: bool) -> Status:
     """201 for what this request stored, 200 for what an earlier one with its key stored (also
-    when two requests with one key crossed: the later one finds the first's result)."""
+    when two requests with one key crossed: the later one finds the first's result). A result
+    this request stored nobody can have verified yet."""
     stored = not resubmitted and result.recorded_at == now
-    return Status(201 if stored else 200, result_out(result))
+    return Status(201 if stored else 200, result_out(result, verified=False if stored else None))
 
 
 def _key(header: str) -> str:

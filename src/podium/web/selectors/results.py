@@ -197,24 +197,31 @@ def _recorded(
     event: Event, stage: str, rounds: Collection[int] | None, at: dt.datetime | None
 ) -> list[Result]:
     """Every result of the stage's ``rounds`` (``None``: every round) recorded by ``at``, in
-    recorded order, with their entries' members."""
+    recorded order."""
     query = Result.objects.filter(event=event, stage=stage, recorded_at__lte=_moment(at))
     if rounds is not None:
         query = query.filter(round__in=list(rounds))
-    recorded = list(query.select_related("entry").order_by("recorded_at", "id"))
-    _with_members(recorded)
-    return recorded
+    return list(query.select_related("entry").order_by("recorded_at", "id"))
 
 
 def current_by_round(
-    event: Event, stage: str, rounds: Collection[int] | None = None, at: dt.datetime | None = None
+    event: Event,
+    stage: str,
+    rounds: Collection[int] | None = None,
+    at: dt.datetime | None = None,
+    *,
+    members: bool = True,
 ) -> dict[int, list[Result]]:
     """Round number → its current results as of ``at`` (as ``current_results`` orders them),
-    for ``rounds`` (``None``: every round with a result), in one read."""
+    for ``rounds`` (``None``: every round with a result), in one read; ``members``: with their
+    entries' members (in one more)."""
     by_round: dict[int, list[Result]] = defaultdict(list)
     for result in _recorded(event, stage, rounds, at):
         by_round[result.round].append(result)
-    return {number: _ordered(_current(recorded)) for number, recorded in sorted(by_round.items())}
+    current = {n: _ordered(_current(recorded)) for n, recorded in sorted(by_round.items())}
+    if members:
+        _with_members([r for results in current.values() for r in results])
+    return current
 
 
 def _ordered(results: list[Result]) -> list[Result]:
@@ -357,13 +364,16 @@ def rounds_rows(
         by_round[result.round].append(result)
     recorded = rulings_recorded(event)
     numbers = _entry_numbers(event) if recorded and the_stage.format == "chgk-tour" else {}
+    current = {
+        number: _ordered(_current([r for r in by_round[number] if r.recorded_at <= moment]))
+        for number, moment in at.items()
+    }
+    _with_members([r for results in current.values() for r in results])
     made = {}
     for number, moment in at.items():
-        then = [r for r in by_round[number] if r.recorded_at <= moment]
-        results = _ordered(_current(then))
         rulings = recorded.in_force(moment)
-        rows, notes = _entry_rows(event, the_stage, number, results, rulings, numbers)
-        made[number] = RoundRows(results, rows, notes)
+        rows, notes = _entry_rows(event, the_stage, number, current[number], rulings, numbers)
+        made[number] = RoundRows(current[number], rows, notes)
     return made
 
 
@@ -401,8 +411,9 @@ def unverified(
 def unverified_by_round(
     event: Event, stage: str, rounds: Collection[int] | None = None, at: dt.datetime | None = None
 ) -> dict[int, list[Result]]:
-    """The same for ``rounds`` of the stage (``None``: every round), by round, in two reads."""
-    current = current_by_round(event, stage, rounds, at)
+    """The same for ``rounds`` of the stage (``None``: every round), by round, in two reads
+    (without the entries' members: who has not been verified needs only their numbers)."""
+    current = current_by_round(event, stage, rounds, at, members=False)
     checked = _verified(event, stage, rounds, at)
     return {
         number: [r for r in results if r.id not in checked] for number, results in current.items()

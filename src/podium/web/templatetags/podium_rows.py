@@ -1,0 +1,106 @@
+"""The rows of a standings table, written in Python: a table of thousands of rows is rendered at
+every change of a live round, and the template language takes ten times as long per row.
+
+Vocabulary:
+- page row, marks: see ``podium.web.selectors.standings`` and ``templates/podium/standings/
+  _tables.html`` (the table's head and the rows with their reasons stay in the template).
+- linked row: a row whose name links to its "why" (``?why=<table>.<number>``), fetched when
+  opened; its cells carry no classes (``table.linked`` styles them by position), so a large
+  table stays small.
+- mark: ``b`` what counts (advances, next by quota, play-off, prize), ``i`` what is only said
+  (outside the competition, unverified).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django import template
+from django.template.defaultfilters import floatformat
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from podium.web.selectors.texts import score_text
+
+register = template.Library()
+
+
+def _span(first: Any, last: Any) -> str:
+    return f"{first}–{last}." if last != first else f"{first}."
+
+
+def _marks(row: dict[str, Any], said: dict[str, str]) -> str:
+    marks = []
+    if row.get("advances"):
+        marks.append(f"<b>✓ {said['advances']}</b>")
+    if row.get("next"):
+        title = _("the first below the cut of the quota for %(pool)s") % {"pool": row["next"]}
+        marks.append(f'<b class="next" title="{escape(title)}">→ {said["next"]}</b>')
+    if not row.get("official"):
+        marks.append(f"<i>{said['outside']}</i>")
+    if row.get("playoff"):
+        marks.append(f'<b class="playoff badge">{said["playoff"]}</b>')
+    if row.get("prize"):
+        marks.append(f'<b class="prize">{said["prize"]}</b>')
+    if row.get("unverified"):
+        marks.append(f"<i>{said['unverified']}</i>")
+    return " ".join(marks)
+
+
+def _said() -> dict[str, str]:
+    """The marks' words in the active language, escaped once for a whole table."""
+    return {
+        "advances": escape(_("advances")),
+        "next": escape(_("next by quota")),
+        "outside": escape(_("outside the competition")),
+        "playoff": escape(_("play-off pending")),
+        "prize": escape(_("prize")),
+        "unverified": escape(_("unverified")),
+    }
+
+
+@register.filter
+def marks(row: dict[str, Any]) -> SafeString:
+    """A row's marks (see the vocabulary)."""
+    return mark_safe(_marks(row, _said()))  # built from escaped words above
+
+
+def linked(
+    key: str, rows: Iterable[dict[str, Any]], why_link: str, points_format: str | None
+) -> str:
+    said = _said()
+    link = escape(why_link) + escape(key)
+    written = []
+    for row in rows:
+        number = escape(row.get("number") or row["id"])
+        kinds = [k for k, on in (("outside", not row.get("official")),
+                                 ("advances", row.get("advances"))) if on]  # fmt: skip
+        attributes = f' class="{" ".join(kinds)}"' if kinds else ""
+        place = (
+            _span(row["official_rank"], row["official_rank_to"])
+            if row.get("official_rank")
+            else "—"
+        )
+        points = ""
+        if points_format is not None:
+            value = row.get("points")
+            shown = floatformat(value, points_format) if value is not None else ""
+            points = f"<td>{shown}</td>"
+        written.append(
+            f'<tr id="row-{escape(key)}-{number}"{attributes}>'
+            f"<td>{place}</td><td>{_span(row['rank'], row['rank_to'])}</td><td>{number}</td>"
+            f'<td><a href="{link}.{number}">{escape(row["name"])}</a></td>'
+            f"<td>{escape(score_text(row))}</td>{points}<td>{_marks(row, said)}</td></tr>\n"
+        )
+    return "".join(written)
+
+
+@register.simple_tag
+def linked_rows(
+    table: dict[str, Any], why_link: str, points: bool, points_format: str
+) -> SafeString:
+    """A table's rows, each name linking to its "why" (see the vocabulary)."""
+    shown = linked(table["key"], table["rows"], why_link, points_format if points else None)
+    return mark_safe(shown)  # every value above is escaped
