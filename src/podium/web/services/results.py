@@ -34,6 +34,7 @@ from podium.engine.timing import parse_clock
 from podium.rules.schema import Stage, TeamSolveStage
 from podium.web.models import Agreement, Entry, Event, Publication, Result, Round
 from podium.web.selectors.clock import clock_of, group_of
+from podium.web.selectors.entries import roster
 from podium.web.selectors.results import (
     ENTRY_FORMATS,
     RECORDED_FORMATS,
@@ -221,7 +222,7 @@ def _locked(event: Event, entry: Entry | None) -> tuple[Event, Entry | None]:
         locked = (
             Entry.objects.select_for_update(of=("self",))
             .select_related("event")
-            .prefetch_related("members__person")
+            .prefetch_related(roster())
             .get(pk=entry.pk)
         )
         return locked.event, locked
