@@ -6,7 +6,7 @@ acknowledged and duplicates nothing a client sent again.
 
 Real processes on loopback, as in production: PostgreSQL when ``DATABASE_URL`` names it (a
 database of its own, dropped afterwards), else a SQLite file both servers open; Redis at
-``PODIUM_TEST_REDIS_URL`` (a database number of its own, emptied first).
+``PODIUM_TEST_REDIS_URL`` (under a key prefix of the run's own).
 """
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     import redis
 
     tmp = tmp_path_factory.mktemp("two-servers")
-    redis.Redis.from_url(REDIS).flushdb()
+    prefix = f"podium-test-{secrets.token_hex(6)}"
     databases = _database(tmp)
     database_url = next(databases)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PODIUM_")}
@@ -181,6 +181,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         "PODIUM_SECRET_KEY": secrets.token_urlsafe(64),
         "PODIUM_DATA_DIR": str(tmp),
         "PODIUM_API_ANONYMOUS_PER_MINUTE": str(ANONYMOUS_PER_MINUTE),
+        "PODIUM_CACHE_PREFIX": prefix,
     }
     shell = [PODIUM, "manage", "shell", "-c", SET_UP]
     subprocess.run([PODIUM, "manage", "migrate", "-v", "0"], env=env, check=True, timeout=300)
@@ -196,6 +197,9 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         for server in servers:
             _stop(server)
         next(databases, None)
+        shared = redis.Redis.from_url(REDIS)
+        for key in shared.scan_iter(f"{prefix}:*"):
+            shared.delete(key)
 
 
 def _record(server: Server, token: str, number: int, key: str) -> int:
@@ -309,3 +313,69 @@ def _results_of(cluster: Cluster) -> list[int]:
     found = re.search(r"\[[\d, ]*\]", done.stdout)
     assert found, done.stdout
     return [int(n) for n in json.loads(found.group(0))]
+
+
+def test_connections_to_the_database_stay_within_workers_times_threads(cluster: Cluster) -> None:
+    """Each server runs 2 workers × 2 threads: however many requests come at once, it holds at
+    most 4 connections to PostgreSQL (each worker pools its own), and the two at most 8."""
+    one, two = cluster.servers
+    pages = [f"/e/{SLUG}/", f"/e/{SLUG}/entries/", f"/standings/{SLUG}/", f"/draws/{SLUG}/"]
+    seen: list[int] = []
+
+    def ask(i: int) -> int:
+        server = one if i % 2 else two
+        return server.request("GET", pages[i % len(pages)], headers={"Cookie": f"x={i}"})[0]
+
+    with ThreadPoolExecutor(60) as pool:
+        answers = pool.map(ask, range(240))
+        for _ in range(10):
+            seen.append(_connections(cluster))
+            time.sleep(0.05)
+        assert set(answers) == {200}
+    assert max(seen) <= 2 * 2 * 2, seen
+
+
+def test_the_development_server_leaves_no_connection_behind(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    """Django's development server runs a thread per request: each closes its connection when
+    done, so a burst leaves nothing idle (it used to keep one per thread until PostgreSQL's
+    limit)."""
+    pooled = _connections(cluster)  # the production servers' own, idle
+    port = free_port()
+    output = (tmp_path / "dev.log").open("w")
+    process = subprocess.Popen(
+        [PODIUM, "serve", "--address", f"127.0.0.1:{port}"],
+        env=cluster.env, stdout=output, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    server = Server(port, process, output)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if server.request("GET", "/healthz")[0] == 200:
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, (tmp_path / "dev.log").read_text()[-2000:]
+                time.sleep(0.3)
+        with ThreadPoolExecutor(60) as pool:
+            answers = list(pool.map(lambda i: server.request("GET", f"/e/{SLUG}/")[0], range(60)))
+        assert set(answers) == {200}
+        time.sleep(0.5)
+        assert _connections(cluster) <= pooled
+    finally:
+        _stop(server)
+
+
+def _connections(cluster: Cluster) -> int:
+    """The connections open to the cluster's database (SQLite has none to count: 0)."""
+    if not cluster.database_url.startswith("postgres"):
+        return 0
+    import psycopg
+
+    base, name = cluster.database_url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres") as admin:
+        found = admin.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [name]
+        ).fetchone()
+    return int(found[0]) if found else 0

@@ -163,7 +163,8 @@ if REDIS_URL:
     CACHES["default"] = {
         "BACKEND": "podium.web.cache.SharedRedisCache",
         "LOCATION": REDIS_URL,
-        "KEY_PREFIX": "podium",
+        # Several installations may share one Redis, each under its own prefix.
+        "KEY_PREFIX": ENV.get("PODIUM_CACHE_PREFIX", "podium"),
     }
     # Sessions read from the shared cache, written through to the database.
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
