@@ -15,7 +15,9 @@ import pytest
 from podium.engine.errors import InputError
 from podium.engine.scoresheet import marks_of, read_sheet
 
-SHEET = json.loads(Path("/work/shared/data/bowling/worldbowling-scoresheet.json").read_text())
+SHEET = json.loads(
+    (Path(__file__).resolve().parents[1] / "data/bowling/worldbowling-scoresheet.json").read_text()
+)
 
 
 def test_the_world_bowling_scoresheet() -> None:

@@ -13,14 +13,9 @@ from hypothesis import strategies as st
 from podium.engine.errors import InputError
 from podium.engine.tenpin import Game, parse_rolls, score_game, score_tokens
 
-
-def shared_data() -> Path:
-    """/work/shared/data when the repository is /work/main; never skipped if it is missing."""
-    return Path(__file__).resolve().parents[3] / "shared" / "data"
-
-
-CANONICAL = shared_data() / "bowling" / "exercism-canonical-data.json"
-SCORESHEET = shared_data() / "bowling" / "worldbowling-scoresheet.json"
+DATA = Path(__file__).resolve().parents[1] / "data" / "bowling"
+CANONICAL = DATA / "exercism-canonical-data.json"
+SCORESHEET = DATA / "worldbowling-scoresheet.json"
 
 
 def load(path: Path) -> Any:

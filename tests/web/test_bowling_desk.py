@@ -38,7 +38,7 @@ from podium.web.models import Entry, Event, Result, Squad
 from podium.web.selectors.results import standings_as_of
 from podium.web.services.draws import draw_make
 
-DATA = Path("/work/shared/data/bowling")
+DATA = Path(__file__).resolve().parents[1] / "data" / "bowling"
 STAGE = "qualification"
 SERIES = {
     1: ("Adam", [200, 190, 210, 180, 220, 200]),

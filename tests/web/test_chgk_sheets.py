@@ -44,7 +44,7 @@ from podium.web.services.results import result_correct
 from podium.web.services.sheets import SheetRefused, tour_check_record, tour_sheet_record
 
 TOUR = "chgk-tour"
-VENUE = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "chgk" / "venue-results"
+VENUE = Path(__file__).resolve().parents[1] / "data" / "chgk" / "venue-results"
 
 
 def mask(taken: int, questions: int = 15) -> str:

@@ -51,7 +51,7 @@ from podium.web.services.publication import publication_set
 from podium.web.services.results import result_record
 
 QUALI = "individual-qualification"
-WJPC = Path(__file__).resolve().parents[3] / "shared/data/jigsaw/wjpc2024-individual.json"
+WJPC = Path(__file__).resolve().parents[1] / "data/jigsaw/wjpc2024-individual.json"
 NOON = dt.datetime(2026, 6, 20, 12, 0, tzinfo=dt.UTC)
 BOM = b"\xef\xbb\xbf"
 

@@ -1,4 +1,4 @@
-"""ChGK tours in the rating site's JSON shape, both ways, and every shared venue sheet imported.
+"""ChGK tours in the rating site's JSON shape, both ways, and every real venue sheet imported.
 
 Hand-worked (deti-kolomny, a tour of 15 questions; places by questions taken; points 12, 10,
 8, 7 … per official place, shared places share their points):
@@ -10,7 +10,7 @@ Hand-worked (deti-kolomny, a tour of 15 questions; places by questions taken; po
 - A file with a team that is not an entry ("Gosti"), a mask one question short, the same team
   twice and a team without a mask: every one is listed, nothing is recorded; "Gosti" is skipped
   when the organizer says so.
-- Each of the 42 venue sheets of ``shared/data/chgk/venue-results`` (most of 36 questions):
+- Each of the 42 venue sheets of ``tests/data/chgk/venue-results`` (most of 36 questions):
   the tour is set to the sheet's question count, its teams are registered, the sheet is
   imported, and every team's questions taken and place (standard competition places on the
   taken counts: 1 + the number of teams that took more, to the number that took as many or
@@ -52,7 +52,7 @@ from podium.web.services.sheets import tour_sheet_record
 
 TOUR = "chgk-tour"
 UTC = dt.UTC
-VENUE_RESULTS = Path(__file__).resolve().parents[3] / "shared" / "data" / "chgk" / "venue-results"
+VENUE_RESULTS = Path(__file__).resolve().parents[1] / "data" / "chgk" / "venue-results"
 
 
 def mask(taken: int, questions: int = 15) -> str:
@@ -293,7 +293,7 @@ def test_upload_preview_and_import_on_the_pages(club: tuple[Event, Any], make_us
     assert outsider.get(reverse("imports:index", kwargs={"slug": fresh.slug})).status_code == 404
 
 
-# --- every shared venue sheet ---------------------------------------------------------------------
+# --- every real venue sheet -----------------------------------------------------------------------
 
 
 def venue_sheets() -> list[Any]:

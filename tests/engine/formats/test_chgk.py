@@ -20,13 +20,7 @@ from podium.engine.standings import Row, Table
 from podium.rules.loader import load, parse
 from podium.rules.schema import Rulebook
 
-
-def shared_data() -> Path:
-    """/work/shared/data when the repository is /work/main; never skipped if it is missing."""
-    return Path(__file__).resolve().parents[4] / "shared" / "data"
-
-
-VENUE_RESULTS = shared_data() / "chgk" / "venue-results"
+VENUE_RESULTS = Path(__file__).resolve().parents[2] / "data" / "chgk" / "venue-results"
 
 RULEBOOK = """
 key: chgk-test
@@ -286,7 +280,7 @@ def venue_files() -> list[Any]:
 
 
 def load_sheet(path: Path) -> dict[str, Any]:
-    assert path.is_file(), f"missing shared data: {path}"
+    assert path.is_file(), f"missing test data: {path}"
     sheet: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return sheet
 

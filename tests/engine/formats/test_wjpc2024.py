@@ -22,13 +22,7 @@ from podium.engine.timing import parse_clock
 from podium.rules.loader import parse
 from podium.rules.schema import Rulebook, TimedSolveStage
 
-
-def shared_data() -> Path:
-    """/work/shared/data when this file is /work/main/tests/engine/formats/…; never skipped."""
-    return Path(__file__).resolve().parents[4] / "shared" / "data"
-
-
-DATA = shared_data() / "jigsaw" / "wjpc2024-individual.json"
+DATA = Path(__file__).resolve().parents[2] / "data" / "jigsaw" / "wjpc2024-individual.json"
 
 # Competition → (stage, rows, non-finishers). Qualifying groups and semi-finals had 90 minutes,
 # the final 75; every puzzle had 500 pieces.

@@ -1,13 +1,14 @@
 """ChGK results as the rating site writes them, and the normalized venue sheets, read into teams.
 
 Vocabulary:
-- rating results: the JSON array of the rating site's ``/tournaments/{id}/results`` (see
-  ``shared/data/chgk/rating-api-openapi.json``): per team ``team`` (``id``, ``name``), ``mask``
-  (``1`` taken, ``0`` not, ``?`` disputed and not yet ruled on, ``X`` withdrawn), the questions
-  taken (``questionsTotal``), ``position`` (a shared place as the mean of the places it spans)
-  and ``teamMembers`` with their flags (``К`` captain, ``Б`` base roster, ``Л`` a legionnaire,
-  null a free agent). A JSON-LD collection (``member``) holds the same array.
-- venue sheet: one of the normalized sheets of ``shared/data/chgk/venue-results``: the tour's
+- rating results: the JSON array of the rating site's ``/tournaments/{id}/results`` (see the
+  site's OpenAPI document, fabura/chgk-model ``docs/reference/openapi.json``): per team ``team``
+  (``id``, ``name``), ``mask`` (``1`` taken, ``0`` not, ``?`` disputed and not yet ruled on,
+  ``X`` withdrawn), the questions taken (``questionsTotal``), ``position`` (a shared place as
+  the mean of the places it spans) and ``teamMembers`` with their flags (``К`` captain, ``Б``
+  base roster, ``Л`` a legionnaire, null a free agent). A JSON-LD collection (``member``) holds
+  the same array.
+- venue sheet: one of the normalized sheets of ``tests/data/chgk/venue-results``: the tour's
   question count and per team ``team_id``, ``name``, ``mask`` and ``taken``; a written-in
   answer (a text cell) is disputed and counts as not taken, as the sheet's mask has it.
 - rating team: one team of either file, numbered by its place in the file (``index``, from 1),
