@@ -350,8 +350,12 @@ def test_failed_log_ins_through_one_server_lock_out_through_the_other(cluster: C
     wrong = "Please enter a correct username and password."
     for n in range(5):
         assert wrong in _log_in(one, "rudolf", f"guess {n}")
+    started = time.perf_counter()
     refused = _log_in(two, "rudolf", "correct horse battery")
+    took = time.perf_counter() - started
     assert "Too many failed log-ins for this account. Try again in 15 minutes." in refused
+    assert took < 2.0, f"the refusal (the form and its answer) took {took:.2f} s"
+    print(f"refused through the other server in {took * 1000:.0f} ms")
     for n in range(15):
         assert wrong in _log_in((one, two)[n % 2], f"nobody-{n}", "guess")
     refused = _log_in(one, "olga", "correct horse battery")

@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import time
+import tracemalloc
 from typing import Any
 
 import pytest
@@ -61,6 +62,28 @@ def test_five_failures_lock_the_account_even_for_the_right_password(make_user: A
 
 
 @pytest.mark.django_db
+def test_fifty_wrong_passwords_then_the_right_one_is_refused_quickly(make_user: Any) -> None:
+    """The issue's case: 50 wrong passwords in 19 s, then the right one worked."""
+    make_user("olga")
+    client = Client()
+    answers, slowest = [], 0.0
+    tracemalloc.start()
+    for n in range(51):
+        started = time.perf_counter()
+        answers.append(log_in(client, "olga", PASSWORD if n == 50 else f"guess {n}"))
+        if n >= 5:
+            slowest = max(slowest, time.perf_counter() - started)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert all(WRONG in page for page in answers[:5])
+    assert all(ACCOUNT_LIMITED in page for page in answers[5:])
+    assert "_auth_user_id" not in client.session
+    assert slowest < 2.0, f"a refusal took {slowest:.3f} s"
+    assert peak < 100 * 2**20, f"{peak / 2**20:.1f} MB"
+    print(f"throttled refusal: slowest {slowest * 1000:.1f} ms, peak {peak / 2**20:.1f} MB")
+
+
+@pytest.mark.django_db
 def test_a_success_resets_the_accounts_count(make_user: Any) -> None:
     make_user("olga")
     client = Client()
@@ -71,6 +94,17 @@ def test_a_success_resets_the_accounts_count(make_user: Any) -> None:
     for _ in range(4):
         assert WRONG in log_in(client, "olga", "guess")
     assert log_in(client, "olga", PASSWORD) == ""
+
+
+@pytest.mark.django_db
+def test_the_admins_log_in_counts_with_the_sites() -> None:
+    users.objects.create_superuser("root", "root@example.org", PASSWORD)
+    client = Client()
+    for _ in range(5):
+        assert WRONG in log_in(client, "root", "guess")
+    page = client.post("/admin/login/", {"username": "root", "password": PASSWORD})
+    assert ACCOUNT_LIMITED in page.content.decode()
+    assert "_auth_user_id" not in client.session
 
 
 @pytest.mark.django_db

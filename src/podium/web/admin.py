@@ -14,6 +14,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy
 
+from podium.web.forms.accounts import ThrottledAdminLoginForm
 from podium.web.models import (
     Account,
     AuditEntry,
@@ -123,5 +124,7 @@ class PodiumUserAdmin(UserAdmin):  # type: ignore[type-arg]
         return super().get_queryset(request).select_related("podium_account")
 
 
+# The admin's log-in counts failures with the site's (``podium.web.logins``).
+admin.site.login_form = ThrottledAdminLoginForm
 admin.site.unregister(get_user_model())
 admin.site.register(get_user_model(), PodiumUserAdmin)

@@ -14,6 +14,7 @@ import math
 from typing import Any
 
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UsernameField
 from django.core.exceptions import ValidationError
@@ -104,7 +105,12 @@ class SignUpForm(forms.Form):
         return data
 
 
-class ThrottledLoginForm(AuthenticationForm):
+class Throttled:
+    """Log-in throttling for an ``AuthenticationForm`` (Podium's log-in and the admin's)."""
+
+    cleaned_data: dict[str, Any]
+    request: HttpRequest | None
+
     def clean(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username") or ""
         address = client_address(self.request) if self.request else "unknown"
@@ -115,13 +121,21 @@ class ThrottledLoginForm(AuthenticationForm):
         if wait:
             raise ValidationError(f"{why} {_try_again(wait)}", code="throttled")
         try:
-            data = super().clean()
+            data: dict[str, Any] = super().clean()  # type: ignore[misc]
         except ValidationError:
             logins.ACCOUNT.fail(username)
             logins.ADDRESS.fail(address)
             raise
         logins.ACCOUNT.clear(username)
         return data
+
+
+class ThrottledLoginForm(Throttled, AuthenticationForm):
+    pass
+
+
+class ThrottledAdminLoginForm(Throttled, AdminAuthenticationForm):
+    pass
 
 
 class LanguagePasswordResetForm(PasswordResetForm):
