@@ -525,3 +525,40 @@ def test_production_requires_approval_and_smtp_comes_from_the_environment(tmp_pa
     development = settings_under({"PODIUM_DATA_DIR": str(tmp_path)})
     assert development["PODIUM_EVENT_CREATORS"] == "anyone"
     assert development["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sign_ups_for_one_name_at_the_same_moment_make_one_account() -> None:
+    """On PostgreSQL in real threads (the loser meets the unique name and is told by e-mail);
+    SQLite's in-memory test database takes them one after another."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    from podium.web.services.accounts import signup_request
+
+    def sign_up(n: int) -> str:
+        return signup_request(
+            username="marta",
+            email=f"marta{n}@example.org",
+            password="tulip ledger 77",
+            language="en",
+            link=lambda name, *args: f"http://testserver/{name}/{'/'.join(args)}",
+        )
+
+    def in_a_thread(n: int) -> str:
+        try:
+            return sign_up(n)
+        finally:
+            connection.close()  # each thread's own connection
+
+    racers = 6
+    if os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        with ThreadPoolExecutor(racers) as pool:
+            outcomes = list(pool.map(in_a_thread, range(racers)))
+    else:
+        outcomes = [sign_up(n) for n in range(racers)]
+    assert sorted(outcomes) == ["name-taken"] * (racers - 1) + ["pending"]
+    assert users.objects.filter(username="marta").count() == 1
+    bodies = [m.body for m in mail.outbox]
+    assert sum("another account has that name" in b for b in bodies) == racers - 1

@@ -25,7 +25,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.tokens import default_token_generator
 from django.core.mail import send_mail
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
@@ -91,11 +91,15 @@ def signup_request(*, username: str, email: str, password: str, language: str, l
         if known is not None:
             _mail(email, language, lambda: _already_yours(known, link))
             return "address-known"
-        if users.objects.filter(username__iexact=username).exists():
+        user = users(username=username, email=email, password=hashed, is_active=False)
+        try:
+            if users.objects.filter(username__iexact=username).exists():
+                raise IntegrityError
+            with transaction.atomic():  # a sign-up for the same name at the same moment
+                user.save()
+        except IntegrityError:
             _mail(email, language, lambda: _name_taken(username, link))
             return "name-taken"
-        user = users(username=username, email=email, password=hashed, is_active=False)
-        user.save()
         Account.objects.create(user=user, language=language)
         audit(event=None, actor=None, action="account.signup", target=user)
         _mail(email, language, lambda: _confirmation(user, link))
