@@ -235,20 +235,27 @@ def test_a_result_recorded_on_one_server_shows_in_a_poll_on_the_other(cluster: C
     assert headers["ETag"] != etag
 
 
+def _log_in(server: Server, username: str, password: str, browser: Any = None) -> str:
+    """Logs in through ``server``'s form as a browser would; the page it ends on."""
+    browser = browser or urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+    )
+    form = browser.open(server.url("/accounts/login/")).read().decode()
+    csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)
+    assert csrf
+    fields = {"csrfmiddlewaretoken": csrf.group(1), "username": username, "password": password}
+    login = urllib.request.Request(
+        server.url("/accounts/login/"), data=urllib.parse.urlencode(fields).encode(),
+        headers={"Referer": server.url("/accounts/login/")},
+    )  # fmt: skip
+    return str(browser.open(login).read().decode())
+
+
 def test_a_login_on_one_server_holds_on_the_other(cluster: Cluster) -> None:
     one, two = cluster.servers
     jar = http.cookiejar.CookieJar()
     browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    form = browser.open(one.url("/accounts/login/")).read().decode()
-    csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)
-    assert csrf
-    fields = {"csrfmiddlewaretoken": csrf.group(1), "username": "olga",
-              "password": "correct horse battery"}  # fmt: skip
-    login = urllib.request.Request(
-        one.url("/accounts/login/"), data=urllib.parse.urlencode(fields).encode(),
-        headers={"Referer": one.url("/accounts/login/")},
-    )  # fmt: skip
-    browser.open(login).read()
+    _log_in(one, "olga", "correct horse battery", browser)
     page = browser.open(two.url(f"/organize/{SLUG}/publication/")).read().decode()
     assert "Log out" in page
     assert "Individuals — qualification" in page
@@ -333,6 +340,26 @@ def test_connections_to_the_database_stay_within_workers_times_threads(cluster: 
             time.sleep(0.05)
         assert set(answers) == {200}
     assert max(seen) <= 2 * 2 * 2, seen
+
+
+def test_failed_log_ins_through_one_server_lock_out_through_the_other(cluster: Cluster) -> None:
+    """The throttle counts in Redis: five wrong passwords for an account through one server (two
+    worker processes), and the right one is refused through the other; twenty failures from one
+    address, whichever server got them, and every account is refused from there."""
+    one, two = cluster.servers
+    wrong = "Please enter a correct username and password."
+    for n in range(5):
+        assert wrong in _log_in(one, "rudolf", f"guess {n}")
+    started = time.perf_counter()
+    refused = _log_in(two, "rudolf", "correct horse battery")
+    took = time.perf_counter() - started
+    assert "Too many failed log-ins for this account. Try again in 15 minutes." in refused
+    assert took < 2.0, f"the refusal (the form and its answer) took {took:.2f} s"
+    print(f"refused through the other server in {took * 1000:.0f} ms")
+    for n in range(15):
+        assert wrong in _log_in((one, two)[n % 2], f"nobody-{n}", "guess")
+    refused = _log_in(one, "olga", "correct horse battery")
+    assert "Too many failed log-ins from your address. Try again in 15 minutes." in refused
 
 
 def test_the_development_server_leaves_no_connection_behind(

@@ -6,9 +6,17 @@ superusers repairing data, not for running an event.
 
 from __future__ import annotations
 
-from django.contrib import admin
+from typing import Any
 
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy
+
+from podium.web.forms.accounts import ThrottledAdminLoginForm
 from podium.web.models import (
+    Account,
     AuditEntry,
     Cancellation,
     CheckIn,
@@ -22,6 +30,7 @@ from podium.web.models import (
     SeatOffer,
     Squad,
 )
+from podium.web.services.accounts import account_approve
 
 
 class RoleInline(admin.TabularInline):  # type: ignore[type-arg]
@@ -76,3 +85,46 @@ class AuditAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 for model in (EventRole, Squad, EntryMember, Cancellation, CheckIn, SeatOffer, Draw):
     admin.site.register(model)
+
+
+class AccountInline(admin.StackedInline):  # type: ignore[type-arg]
+    model = Account
+    fk_name = "user"
+    fields = ("may_create_events", "approved_by", "approved_at", "language")
+    readonly_fields = fields  # changed by the actions below, which keep an audit entry
+    can_delete = False
+
+
+@admin.action(description=gettext_lazy("Approve to create events"))
+def approve(modeladmin: Any, request: HttpRequest, users: Any) -> None:
+    for user in users:
+        account_approve(user=user, by=request.user, approved=True)
+
+
+@admin.action(description=gettext_lazy("Withdraw the approval to create events"))
+def withdraw(modeladmin: Any, request: HttpRequest, users: Any) -> None:
+    for user in users:
+        account_approve(user=user, by=request.user, approved=False)
+
+
+class PodiumUserAdmin(UserAdmin):  # type: ignore[type-arg]
+    """Django's users, with the approval to create events (``PODIUM_EVENT_CREATORS``)."""
+
+    inlines = [AccountInline]
+    actions = [approve, withdraw]
+    list_display = (*UserAdmin.list_display, "may_create_events")
+    list_filter = (*UserAdmin.list_filter, "podium_account__may_create_events")
+
+    @admin.display(boolean=True, description=gettext_lazy("may create events"))
+    def may_create_events(self, user: Any) -> bool:
+        account = getattr(user, "podium_account", None)
+        return bool(account and account.may_create_events)
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).select_related("podium_account")
+
+
+# The admin's log-in counts failures with the site's (``podium.web.logins``).
+admin.site.login_form = ThrottledAdminLoginForm
+admin.site.unregister(get_user_model())
+admin.site.register(get_user_model(), PodiumUserAdmin)

@@ -35,7 +35,7 @@ from django.utils.translation import gettext_noop
 from podium.engine.formats.games import assign_division
 from podium.rules.loader import preset_text
 from podium.web import demo_results
-from podium.web.models import Entry, EntryMember, Event, EventRole, Person, Squad
+from podium.web.models import Account, Entry, EntryMember, Event, EventRole, Person, Squad
 from podium.web.services.registration import division_fields
 
 PASSWORD = "podium-demo"
@@ -788,6 +788,10 @@ def _accounts() -> dict[str, Any]:
                 username, f"{username}@podium.example", PASSWORD, first_name=first, last_name=last
             )
         accounts[username] = user
+    # The demo's organizer may create events where only approved accounts may (production).
+    Account.objects.update_or_create(
+        user=accounts["organizer"], defaults={"may_create_events": True}
+    )
     player = accounts["player"]
     person = Person.objects.filter(user=player).first()
     if person is None:

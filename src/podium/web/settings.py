@@ -126,10 +126,22 @@ elif PRODUCTION:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+_VALIDATION = "django.contrib.auth.password_validation"
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
-    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": f"{_VALIDATION}.UserAttributeSimilarityValidator"},
+    {"NAME": f"{_VALIDATION}.MinimumLengthValidator"},
+    {"NAME": f"{_VALIDATION}.CommonPasswordValidator"},
+    {"NAME": f"{_VALIDATION}.NumericPasswordValidator"},
+    {"NAME": "podium.web.forms.accounts.NotTheDemoPassword"},
 ]
+# Failed log-ins counted in the shared cache (``podium.web.logins``): per account, per address.
+PODIUM_LOGIN_FAILURES_PER_ACCOUNT = int(ENV.get("PODIUM_LOGIN_FAILURES_PER_ACCOUNT", "5"))
+PODIUM_LOGIN_FAILURES_PER_ADDRESS = int(ENV.get("PODIUM_LOGIN_FAILURES_PER_ADDRESS", "20"))
+PODIUM_LOGIN_WINDOW_MINUTES = int(ENV.get("PODIUM_LOGIN_WINDOW_MINUTES", "15"))
+# Who may create events: "anyone" logged in, or accounts an administrator "approved".
+PODIUM_EVENT_CREATORS = ENV.get("PODIUM_EVENT_CREATORS") or ("approved" if PRODUCTION else "anyone")
+if PODIUM_EVENT_CREATORS not in ("anyone", "approved"):
+    raise ImproperlyConfigured("PODIUM_EVENT_CREATORS is either 'anyone' or 'approved'.")
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -178,7 +190,23 @@ LOGGING = {
     "loggers": {"django.request": {"level": "ERROR"}},
 }
 
-# Messages to participants (e.g. "you moved up from the waiting list"). Without a mail server
-# configured they are written to the console, so nothing is lost silently on a laptop.
-EMAIL_BACKEND = ENV.get("PODIUM_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# Messages to participants (e.g. "you moved up from the waiting list", a password reset).
+# Without a mail server configured they are written to the console, so nothing is lost
+# silently on a laptop; PODIUM_EMAIL_HOST sends them by SMTP.
+EMAIL_HOST = ENV.get("PODIUM_EMAIL_HOST") or "localhost"
+_SMTP = "django.core.mail.backends.smtp.EmailBackend"
+_CONSOLE = "django.core.mail.backends.console.EmailBackend"
+EMAIL_BACKEND = ENV.get("PODIUM_EMAIL_BACKEND") or (
+    _SMTP if ENV.get("PODIUM_EMAIL_HOST") else _CONSOLE
+)
+EMAIL_USE_TLS = flag(ENV, "PODIUM_EMAIL_TLS")
+EMAIL_USE_SSL = flag(ENV, "PODIUM_EMAIL_SSL")
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("Set PODIUM_EMAIL_TLS or PODIUM_EMAIL_SSL, not both.")
+EMAIL_PORT = int(
+    ENV.get("PODIUM_EMAIL_PORT") or (465 if EMAIL_USE_SSL else 587 if EMAIL_USE_TLS else 25)
+)
+EMAIL_HOST_USER = ENV.get("PODIUM_EMAIL_USER", "")
+EMAIL_HOST_PASSWORD = ENV.get("PODIUM_EMAIL_PASSWORD", "")
+EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = ENV.get("PODIUM_FROM_EMAIL", "podium@localhost")

@@ -8,6 +8,8 @@ Vocabulary:
   (``PODIUM_API_ANONYMOUS_PER_MINUTE``, 120 by default). A token holder (a scoring machine
   posting every frame) is counted per token, with a higher limit
   (``PODIUM_API_TOKEN_PER_MINUTE``, 1200 by default).
+- window counters: ``window_hit``/``window_count``/``window_reset`` count any events (the log-in
+  throttle's failures too, ``podium.web.logins``) in a window of any length.
 - client address: ``REMOTE_ADDR``; behind ``PODIUM_API_PROXIES`` trusted reverse proxies, the
   address that many hops from the end of ``X-Forwarded-For`` (a client cannot forge it).
 """
@@ -18,7 +20,7 @@ import math
 import time
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import BaseCache, cache
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
@@ -45,20 +47,42 @@ def client_address(request: HttpRequest) -> str:
     return str(request.META.get("REMOTE_ADDR") or "unknown")
 
 
+def window_start(store: BaseCache, base: str, window: int, now: float) -> float:
+    """When the window of ``base`` began (now, when none is running)."""
+    return float(store.get_or_set(f"{base}:start", now, timeout=window))
+
+
+def window_hit(store: BaseCache, base: str, window: int, now: float) -> tuple[int, float]:
+    """Counts one event under ``base`` in ``store``: the count in its window, and its start."""
+    start = window_start(store, base, window, now)
+    key = f"{base}:{int(start * 1000)}"
+    if store.add(key, 1, timeout=window + 1):
+        return 1, start
+    try:
+        return store.incr(key), start
+    except ValueError:  # the window ended between the two calls
+        store.add(key, 1, timeout=window + 1)
+        return 1, start
+
+
+def window_count(store: BaseCache, base: str) -> tuple[int, float]:
+    """The count under ``base`` in its running window and the window's start, without counting
+    (0 when no window runs)."""
+    start = store.get(f"{base}:start")
+    if start is None:
+        return 0, 0.0
+    return int(store.get(f"{base}:{int(float(start) * 1000)}") or 0), float(start)
+
+
+def window_reset(store: BaseCache, base: str) -> None:
+    """Forgets the running window of ``base``: the next event starts a new one."""
+    store.delete(f"{base}:start")
+
+
 def _count(scope: str, limit: int, now: float | None = None) -> None:
     """Counts one request of ``scope``; over ``limit`` in its window, a 429 with Retry-After."""
     now = time.time() if now is None else now
-    base = f"podium:api:rate:{scope}"
-    start = float(cache.get_or_set(f"{base}:start", now, timeout=WINDOW))
-    key = f"{base}:{int(start * 1000)}"
-    if cache.add(key, 1, timeout=WINDOW + 1):
-        count = 1
-    else:
-        try:
-            count = cache.incr(key)
-        except ValueError:  # the window ended between the two calls
-            cache.add(key, 1, timeout=WINDOW + 1)
-            count = 1
+    count, start = window_hit(cache, f"podium:api:rate:{scope}", WINDOW, now)
     if count > limit:
         wait = max(1, math.ceil(start + WINDOW - now))
         raise ApiError(

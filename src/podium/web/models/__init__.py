@@ -1,5 +1,6 @@
 """Podium's stored data. Each module is one concept; see its docstring for the vocabulary."""
 
+from podium.web.models.accounts import Account
 from podium.web.models.advancement import Advancement
 from podium.web.models.appeals import Appeal, FurtherAppeal, Verdict
 from podium.web.models.audit import AuditEntry
@@ -16,6 +17,7 @@ from podium.web.models.rounds import Round, Signal, TableStep
 from podium.web.models.tokens import ApiToken
 
 __all__ = [
+    "Account",
     "Advancement",
     "Agreement",
     "ApiToken",

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from podium.engine.validate import check_rulebook
 from podium.rules.loader import PRESETS, RulebookError, RulebookProblem, parse, preset_text
 from podium.web.models import Event, EventRole, Squad
+from podium.web.selectors.accounts import may_create_events
 from podium.web.selectors.roles import is_organizer
 from podium.web.selectors.texts import shown_value
 from podium.web.services.base import Refused, audit
@@ -39,6 +40,15 @@ class RulebookRefused(Refused):
             % {"count": len(problems)},
             field="rulebook_file",
         )
+
+
+def creation_refusal(user: Any) -> str:
+    """Why ``user`` may not create an event here, and how to ask for it."""
+    return _(
+        "On this site only accounts approved by an administrator may create events. Ask the "
+        "site's administrator to approve your account “%(name)s” (in the administration, "
+        "Users → select the account → “Approve to create events”), then come back here."
+    ) % {"name": user.get_username()}
 
 
 def _rulebook_text(preset: str | None, rulebook_text: str | None) -> tuple[str, str]:
@@ -65,6 +75,8 @@ def event_create(
 ) -> Event:
     if organizer is None or not organizer.is_authenticated:
         raise Refused(_("Log in to create an event."))
+    if not may_create_events(organizer):
+        raise Refused(creation_refusal(organizer))
     if not title.strip():
         raise Refused(_("An event needs a title."), field="title")
     if not slug or slugify(slug) != slug:

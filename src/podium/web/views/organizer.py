@@ -30,12 +30,14 @@ from podium.web.forms.events import (
 from podium.web.models import Event
 from podium.web.models.money import APPEAL_FEE_PREFIX
 from podium.web.selectors import organizer as select
+from podium.web.selectors.accounts import may_create_events
 from podium.web.selectors.appeals import jury_cards
 from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.selectors.stages import has_calendar
 from podium.web.services.base import Refused
 from podium.web.services.events import (
     RulebookRefused,
+    creation_refusal,
     event_create,
     event_set_status,
     role_appoint,
@@ -60,6 +62,9 @@ def events(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def event_new(request: HttpRequest) -> HttpResponse:
+    if not may_create_events(request.user):
+        refusal = {"refusal": creation_refusal(request.user)}
+        return render(request, "podium/organizer/new.html", refusal, status=403)
     form = EventForm(request.POST or None, request.FILES or None)
     problems: list[Any] = []
     if request.method == "POST" and form.is_valid():
