@@ -7,8 +7,10 @@ from typing import Any
 
 from django import forms
 
+from podium.web.text import TextForm
 
-class KeyedForm(forms.Form):
+
+class KeyedForm(TextForm):
     """A form with a hidden idempotency key; the service records its submission once."""
 
     idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=100)

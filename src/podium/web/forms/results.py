@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from podium.rules.schema import Stage
 from podium.web.forms.keyed import KeyedForm
 from podium.web.selectors.results import format_columns
+from podium.web.text import TextForm
 
 
 def _text(label: Any, help_text: Any = "", **attrs: Any) -> forms.CharField:
@@ -166,7 +167,7 @@ class StepForm(KeyedForm):
     missing = _count(_("Missing pieces"), placeholder="0")
 
 
-class ClockForm(forms.Form):
+class ClockForm(TextForm):
     """The organizer's start or end signal for a group (empty: every group at once)."""
 
     action = forms.ChoiceField(choices=[("start", "start"), ("end", "end")])
@@ -174,7 +175,7 @@ class ClockForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), required=False, max_length=500)
 
 
-class ChoiceOfTables(forms.Form):
+class ChoiceOfTables(TextForm):
     """The tables (or entry numbers) a referee watches."""
 
     tables = forms.CharField(
