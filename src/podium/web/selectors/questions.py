@@ -237,7 +237,11 @@ def parse_packet(text: str) -> tuple[list[ParsedQuestion], list[PacketError]]:
         problem = text_problem(line, multiline=True)
         if problem is not None:  # a NUL no database keeps, an override that hides the text
             errors.append(
-                PacketError(number, None, _("Line %(line)d: ") % {"line": number} + problem)
+                PacketError(
+                    number,
+                    None,
+                    _("Line %(line)d: %(problem)s") % {"line": number, "problem": problem},
+                )
             )
         if not line or line.startswith("#"):
             if current is not None and not line:
