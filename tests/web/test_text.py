@@ -47,6 +47,7 @@ from podium.web.services.imports import (
     member_slots,
 )
 from podium.web.services.registration import PersonData, entry_register, roster_add_player
+from podium.web.services.results import key_of
 from podium.web.text import limit, search_text, text_problem
 
 LONG = "x" * 100
@@ -374,3 +375,26 @@ def test_a_question_packet_names_the_line_of_a_control_character() -> None:
             "text-direction characters cannot be typed here.",
         ),
     ]
+
+
+def test_a_reason_typed_without_a_form_loses_its_control_characters(
+    make_event: Any, staff: Any
+) -> None:
+    """Publishing a round with a reason holding NUL (which PostgreSQL refuses) publishes it
+    with the reason as typed but for the NUL; an idempotency key with one is refused."""
+    event = make_event("cz-jigsaw")
+    people = staff(event, organizer="olga")
+    client = Client()
+    client.force_login(people["organizer"])
+    address = reverse(
+        "publication:change", kwargs={"slug": event.slug, "stage": "individual-qualification"}
+    )
+    with bounded():
+        response = client.post(
+            address, {"state": "preliminary", "round": "1", "reason": "typo\x00 fixed\u202e"}
+        )
+    assert response.status_code == 302
+    (entry,) = AuditEntry.objects.filter(action__startswith="publication")
+    assert entry.data["reason"] == "typo fixed"
+    with pytest.raises(Refused, match="a key of 1 to 100 characters"):
+        key_of("key\x00")

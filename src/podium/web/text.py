@@ -64,6 +64,12 @@ def text_problem(text: str, *, most: int | None = None, multiline: bool = False)
     return None
 
 
+def plain(text: str) -> str:
+    """A free text a view reads without a form (a reason), its control and bidi characters
+    dropped: nothing else reads it, and PostgreSQL refuses NUL."""
+    return MULTI_LINE.sub("", text)
+
+
 def search_text(text: str) -> str:
     """A query as it is searched for (see the vocabulary)."""
     spaced = re.sub(r"\s", " ", text[: SEARCH_LIMIT * 2])  # a tab or a line break parts words
