@@ -12,7 +12,9 @@ Vocabulary:
 - isolated name: a name a person typed, shown inside ``<bdi>``, so that its own writing
   direction (Hebrew, Arabic), a right-to-left override or a zero-width character in it cannot
   reorder the rest of the row; the ``bdi`` filter (loaded everywhere, see ``podium_texts``)
-  does the same in any template.
+  does it in any template. A linked row's name is alone in its cell (a cell is a paragraph
+  of its own to the bidirectional algorithm), and the style sheet isolates its link
+  (``unicode-bidi: plaintext``), so 2,000 rows do not carry 22 KB of ``<bdi>``.
 """
 
 from __future__ import annotations
@@ -106,7 +108,7 @@ def linked(
         written.append(
             f'<tr id="row-{escape(key)}-{number}"{attributes}>'
             f"<td>{place}</td><td>{_span(row['rank'], row['rank_to'])}</td><td>{number}</td>"
-            f'<td><a href="{link}.{number}">{isolated(row["name"])}</a></td>'
+            f'<td><a href="{link}.{number}">{escape(row["name"])}</a></td>'
             f"<td>{escape(score_text(row))}</td>{points}<td>{_marks(row, said)}</td></tr>\n"
         )
     return "".join(written)
