@@ -326,7 +326,7 @@ def test_the_archive_refuses_text_the_database_cannot_hold(
 # --- searches ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("query", ["\x00", "Nov\x00á", "\x1b[2J", "\u202e", "\ud800"[:0] + "%"])
+@pytest.mark.parametrize("query", ["\x00", "Nov\x00á", "\x1b[2J", "\u202e", "%_"])
 def test_searches_answer_whatever_the_query_holds(
     make_event: Any, staff: Any, add_entry: Any, query: str
 ) -> None:
