@@ -298,8 +298,8 @@ def test_the_overview_lists_every_appeal_warns_and_appoints_the_jury(
     assert "1 appeal needs its verdict soon" in soon.group(0)
     assert f"{url('appeals:list', club.event)}#warnings" in soon.group(0)
     # Volki's ? on question 12 is open in both tours.
-    assert "Tour 2, question 12: #4 Volki" in page
-    assert "Tour 1, question 12: #4 Volki" in page
+    assert "Tour 2, question 12: #4 <bdi>Volki</bdi>" in page
+    assert "Tour 1, question 12: #4 <bdi>Volki</bdi>" in page
     assert [m for m in ("yakov", "yana", "yulia") if f"<li>{m}</li>" in page] == [
         "yakov", "yana", "yulia",
     ]  # fmt: skip

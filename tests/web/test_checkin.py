@@ -211,7 +211,7 @@ def test_desk_pages_check_in_and_give_a_seat(it: Any) -> None:
     absent = entry(event, 2, name="Verdi & Neri", table_number=5)
     entry(event, 3, name="Bruno & Gallo", status="waiting", waiting_position=1)
     html = client.get(f"/desk/{event.slug}/").content.decode()
-    assert "Give the seat to #3 Bruno &amp; Gallo" in html
+    assert "Give the seat to #3 <bdi>Bruno &amp; Gallo</bdi>" in html
     response = client.post(f"/desk/{event.slug}/offer/{absent.pk}/", follow=True)
     assert "The seat of #2 went to #3 Bruno &amp; Gallo." in response.content.decode()
     assert SeatOffer.objects.count() == 1

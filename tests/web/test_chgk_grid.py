@@ -219,9 +219,10 @@ def test_the_check_sheet_is_blind_and_lists_matches_and_mismatches(desk: Any) ->
     answer = client.post(url, data)
     page = answer.content.decode()
     assert answer.status_code == 200
-    assert re.search(r'class="mismatch">#3 Ezhi: questions 3, 15 differ<', page)
-    assert re.findall(r'class="match">(#\d \w+)<', page) == ["#2 Sovy", "#4 Lisy"]
-    assert "#1 Gosti" in page.split("no first entry yet")[1]
+    assert re.search(r'class="mismatch">#3 <bdi>Ezhi</bdi>: questions 3, 15 differ<', page)
+    matches = re.findall(r'class="match">#(\d) <bdi>(\w+)</bdi><', page)
+    assert matches == [("2", "Sovy"), ("4", "Lisy")]
+    assert "#1 <bdi>Gosti</bdi>" in page.split("no first entry yet")[1]
     verified = Verification.objects.values_list("result__entry__name", "method")
     assert sorted(verified) == [("Lisy", "second-entry"), ("Sovy", "second-entry")]
     # The first scorer cannot check their own sheet.

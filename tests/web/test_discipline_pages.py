@@ -297,14 +297,14 @@ def test_unpaid_teams_are_not_admitted_with_one_button(club: SimpleNamespace) ->
     assert "Every team has paid." in tour1
     tour3 = between(page, 'id="tour-3"', 'id="tour-4"')
     assert "Team fee, second half of the season" in tour3
-    assert '<span class="unpaid-team">#4 Volki</span>' in tour3
+    assert '<span class="unpaid-team">#4 <bdi>Volki</bdi></span>' in tour3
     answer = client.post(url(club, "not_admitted", stage=TOUR, round=3), follow=True)
     assert answer.redirect_chain[-1][0] == url(club) + "#tour-3"
     shown = text(answer)
     assert "Not admitted to tour 3, counted as absent: #4 Volki." in shown
     page = answer.content.decode()
     tour3 = between(page, 'id="tour-3"', 'id="tour-4"')
-    assert "#4 Volki — the fee “Team fee, second half of the season” is unpaid" in tour3
+    assert "#4 <bdi>Volki</bdi> — the fee “Team fee, second half of the season” is unpaid" in tour3
     assert "Not admitted: count as absent" not in tour3
     answer = client.post(url(club, "not_admitted", stage=TOUR, round=3), follow=True)
     assert "Nobody to bar from tour 3." in text(answer)

@@ -153,7 +153,7 @@ def test_receipt_page_in_the_locale_format(make_user: Any, make_event: Any) -> N
     client.force_login(alice)
     html = client.get("/organize/deti-kolomny/receipts/1/").content.decode()
     assert "Receipt 1" in html
-    assert "#7 Знатоки" in html
+    assert "#7 <bdi>Знатоки</bdi>" in html
     assert "Team fee, first half of the season" in html
     assert "1,234.50\N{NO-BREAK SPACE}RUB" in html
     assert "alice" in html

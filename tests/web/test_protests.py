@@ -189,7 +189,7 @@ def test_an_upheld_protest_corrects_game_3_and_moves_the_player_up(
     confirmation = head.get(url("confirmation", event, 1)).content.decode()
     assert "Confirmation of the protest deposit" in confirmation
     assert '<dd class="protest-number">1</dd>' in confirmation
-    assert '<dd class="player">#1 Adam</dd>' in confirmation
+    assert '<dd class="player">#1 <bdi>Adam</bdi></dd>' in confirmation
     assert f'<dd class="amount">500.00{NBSP}CZK</dd>' in confirmation
     assert '<dd class="receipt-number">2</dd>' in confirmation
     assert "200 · 190 · 187 · 210 · 200 · 195" in confirmation
@@ -339,7 +339,7 @@ def test_a_rejected_protest_forfeits_the_deposit_with_a_cash_receipt_and_goes_fu
     receipt = head.get(url("receipt", event, 1)).content.decode()
     assert "Cash receipt 2" in receipt
     assert '<dd class="receipt-number">2</dd>' in receipt
-    assert '<dd class="player">#3 Cyril</dd>' in receipt
+    assert '<dd class="player">#3 <bdi>Cyril</bdi></dd>' in receipt
     assert f'<dd class="amount">500.00{NBSP}CZK</dd>' in receipt
     assert "the deposit of protest 1 (receipt 1), forfeited: the protest was rejected" in receipt
     assert "@media print" in receipt

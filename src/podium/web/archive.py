@@ -23,6 +23,9 @@ Vocabulary:
 - left out: API tokens (secrets belong to one installation) and the club's question database
   imported from earlier packets (it belongs to the club, not to one event); everything else is
   kept.
+- typed text: a text value is refused, naming its kind, row and field, where the database
+  column cannot hold it or a person should not have typed it (``podium.web.text``): longer
+  than the column, or with a control or text-direction character.
 """
 
 from __future__ import annotations
@@ -71,6 +74,7 @@ from podium.web.models import (
     Verification,
     Withdrawal,
 )
+from podium.web.text import text_problem
 
 FORMAT = "podium-event"
 VERSION = 2
@@ -214,6 +218,19 @@ def _value(field: models.Field[Any, Any], value: Any) -> Any:
     return value
 
 
+def _check_texts(
+    where: str, fields: dict[str, models.Field[Any, Any]], data: dict[str, Any]
+) -> None:
+    """Refuses a text value that cannot be saved as it is (see ``typed text``)."""
+    for name, value in data.items():
+        field = fields.get(name)
+        if isinstance(value, str) and isinstance(field, models.CharField | models.TextField):
+            multiline = isinstance(field, models.TextField)
+            problem = text_problem(value, most=field.max_length, multiline=multiline)
+            if problem is not None:
+                raise ArchiveError(f"{where}, {name}: {problem}")
+
+
 def _user(name: str, users: dict[str, Any]) -> Any:
     if name not in users:
         model = get_user_model()
@@ -255,6 +272,7 @@ def import_event(document: dict[str, Any], *, slug: str | None = None) -> Event:
     made: dict[type[models.Model], dict[int, models.Model]] = {}
     with transaction.atomic():
         event_fields = {f.name: f for f in _fields(Event)}
+        _check_texts("event", event_fields, fields)
         with _kept_times(Event):
             event = Event.objects.create(
                 **{k: _value(event_fields[k], v) for k, v in fields.items()}
@@ -266,6 +284,7 @@ def import_event(document: dict[str, Any], *, slug: str | None = None) -> Event:
             rows = document.get(kind, [])
             with _kept_times(model):
                 for n, data in enumerate(rows, 1):
+                    _check_texts(f"{kind} row {n}", by_name, data)
                     made[model][n] = _row(model, by_name, data, event, made, users, later)
             for row, name, key in later:
                 setattr(row, name, _made(model, name, key, made))

@@ -5,16 +5,19 @@ Vocabulary:
 - sheet column: when a document has several sheets, a first column names the sheet each row
   belongs to, so the file stays one flat table; the other columns are the union of the
   sheets' columns, in the order they first appear.
+- escaped cell: every text cell, the header and the sheet names too, goes through
+  ``csv_safe`` (formula-like text, see ``podium.web.exports.cells``); a number (``-3``) does not.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
 from django.utils.translation import gettext as _
 
-from podium.web.exports.cells import cell_text
+from podium.web.exports.cells import cell_text, csv_safe
 from podium.web.selectors.exports import Column, Document
 
 BOM = "\ufeff"
@@ -28,18 +31,23 @@ def union_columns(document: Document) -> list[Column]:
     return list(seen.values())
 
 
+def _cell(value: Any, column: Column, zone: Any) -> str:
+    text = cell_text(value, column, zone)
+    return csv_safe(text) if isinstance(value, str) else text  # a number is no formula
+
+
 def write_csv(document: Document) -> bytes:
     columns = union_columns(document)
     several = len(document.sheets) > 1
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(([_("Sheet")] if several else []) + [c.title for c in columns])
+    header = ([_("Sheet")] if several else []) + [c.title for c in columns]
+    writer.writerow(map(csv_safe, header))
     for sheet in document.sheets:
         keys = {c.key for c in sheet.columns}
         for row in sheet.rows:
             cells = [
-                cell_text(row.get(c.key), c, document.zone) if c.key in keys else ""
-                for c in columns
+                _cell(row.get(c.key), c, document.zone) if c.key in keys else "" for c in columns
             ]
-            writer.writerow(([sheet.title] if several else []) + cells)
+            writer.writerow(([csv_safe(sheet.title)] if several else []) + cells)
     return (BOM + out.getvalue()).encode("utf-8")

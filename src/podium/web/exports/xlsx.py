@@ -7,6 +7,10 @@ Vocabulary:
   (Excel has no time zones) as ``yyyy-mm-dd hh:mm``.
 - sheet name: Excel allows 31 characters and none of ``[]:*?/\\``; longer titles are cut and
   repeated ones numbered.
+- text cell: every ``str`` value is written with the string data type, so text that begins with
+  ``=`` (a team named ``=HYPERLINK(…)``) or reads as an error code (``#N/A``) stays text: openpyxl
+  would otherwise store it as a formula or an error. The control characters XML cannot hold
+  are written as U+FFFD, so an old value with one still exports.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import re
 from typing import Any
 
 from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
 
@@ -58,6 +63,17 @@ def _excel_value(value: Any, zone: Any) -> Any:
     return value
 
 
+def _put(ws: Any, row: int, col: int, value: Any) -> Cell:
+    """Writes a cell; text as a text cell (see the vocabulary)."""
+    cell = ws.cell(row=row, column=col)
+    if isinstance(value, str):
+        cell.value = ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
+        cell.data_type = "s"
+    else:
+        cell.value = value
+    return cell  # type: ignore[no-any-return]
+
+
 def _width(sheet: Sheet, column: Column, zone: Any) -> float:
     texts = [column.title] + [cell_text(r.get(column.key), column, zone) for r in sheet.rows]
     longest = max((len(line) for text in texts for line in text.split("\n")), default=0)
@@ -69,7 +85,7 @@ def _write_sheet(book: Workbook, sheet: Sheet, used: set[str], zone: Any) -> Non
     ws = book.create_sheet(sheet_name(sheet.name or sheet.title, used))
     bold = Font(bold=True)
     for col, column in enumerate(sheet.columns, start=1):
-        header = ws.cell(row=1, column=col, value=column.title)
+        header = _put(ws, 1, col, column.title)
         header.font = bold
         ws.column_dimensions[get_column_letter(col)].width = _width(sheet, column, zone)
     wrap = Alignment(wrap_text=True, vertical="top")
@@ -78,7 +94,7 @@ def _write_sheet(book: Workbook, sheet: Sheet, used: set[str], zone: Any) -> Non
             value = row.get(column.key)
             if value == "":
                 continue
-            cell = ws.cell(row=r, column=col, value=_excel_value(value, zone))
+            cell = _put(ws, r, col, _excel_value(value, zone))
             number_format = _number_format(value, column)
             if number_format:
                 cell.number_format = number_format

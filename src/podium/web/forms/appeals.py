@@ -24,6 +24,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from podium.web.models import Appeal, Entry, Payment
+from podium.web.text import TextForm
 
 PAID = "transfer"  # how a fee the team says it paid is recorded
 
@@ -67,7 +68,7 @@ class CreditChoice(TeamsChoice):
         super().__init__(queryset=queryset, **kwargs)
 
 
-class AppealForm(forms.Form):
+class AppealForm(TextForm):
     entry = TeamChoice(label=_("Team"), queryset=Entry.objects.none(), empty_label=None)
     tour = forms.ChoiceField(label=_("Tour"))
     question = forms.IntegerField(label=_("Question number"), min_value=1)
@@ -129,7 +130,7 @@ class AppealForm(forms.Form):
         return field if field in self.fields else None
 
 
-class VerdictForm(forms.Form):
+class VerdictForm(TextForm):
     outcome = forms.ChoiceField(label=_("Verdict"), choices=OUTCOMES, widget=forms.RadioSelect)
     reasons = forms.CharField(
         label=_("Reasons"), required=False, widget=forms.Textarea(attrs={"rows": 4})
@@ -160,7 +161,7 @@ class VerdictForm(forms.Form):
         return self.cleaned_data["outcome"] == "upheld"
 
 
-class DisputeForm(forms.Form):
+class DisputeForm(TextForm):
     outcome = forms.ChoiceField(
         label=_("Decision"), choices=DISPUTE_OUTCOMES, widget=forms.RadioSelect
     )
@@ -173,7 +174,7 @@ class DisputeForm(forms.Form):
         return self.cleaned_data["outcome"] == "accepted"
 
 
-class JuryAppointForm(forms.Form):
+class JuryAppointForm(TextForm):
     username = forms.CharField(label=_("Username"), max_length=150)
 
     def clean_username(self) -> Any:

@@ -22,17 +22,20 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from podium.web.forms.keyed import KeyedForm
-from podium.web.models import Entry, Result
+from podium.web.models import Entry, Result, Round
+from podium.web.text import TextForm, limit
 
 
-class TourForm(forms.Form):
+class TourForm(TextForm):
     date = forms.DateField(
         label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
     time = forms.TimeField(
         label=_("Time"), widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
     )
-    title = forms.CharField(label=_("Title (optional)"), required=False, max_length=200)
+    title = forms.CharField(
+        label=_("Title (optional)"), required=False, max_length=limit(Round, "title")
+    )
     host = forms.ModelChoiceField(
         label=_("Host team (optional)"),
         queryset=Entry.objects.none(),

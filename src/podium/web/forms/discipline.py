@@ -27,6 +27,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from podium.web.models import Entry, Person
+from podium.web.text import TextForm, limit
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 TIME = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
@@ -37,7 +38,7 @@ CHGK = "chgk"
 BRAINBALL = "brainball"
 
 
-class TeamPickForm(forms.Form):
+class TeamPickForm(TextForm):
     """The first step of an ineligible player: which team it concerns (a plain GET form)."""
 
     team = forms.TypedChoiceField(label=_("Team"), coerce=int)
@@ -48,7 +49,7 @@ class TeamPickForm(forms.Form):
         self.fields["team"].choices = choices  # type: ignore[attr-defined]
 
 
-class IneligibleForm(forms.Form):
+class IneligibleForm(TextForm):
     """An ineligible player of one team, and the tour or battles it played with them."""
 
     what = forms.ChoiceField(
@@ -62,8 +63,12 @@ class IneligibleForm(forms.Form):
     player = forms.TypedChoiceField(
         label=_("Player on a roster"), coerce=int, required=False, empty_value=None
     )
-    first_name = forms.CharField(label=_("…or first name"), max_length=100, required=False)
-    last_name = forms.CharField(label=_("Last name"), max_length=100, required=False)
+    first_name = forms.CharField(
+        label=_("…or first name"), max_length=limit(Person, "first_name"), required=False
+    )
+    last_name = forms.CharField(
+        label=_("Last name"), max_length=limit(Person, "last_name"), required=False
+    )
     birth_date = forms.DateField(
         label=_("Birth date"),
         required=False,
@@ -138,7 +143,7 @@ class IneligibleForm(forms.Form):
         return self.people.get(pk) if pk is not None else None
 
 
-class WithdrawalForm(forms.Form):
+class WithdrawalForm(TextForm):
     """A team's written withdrawal statement and when it was received."""
 
     team = forms.ModelChoiceField(label=_("Team"), queryset=Entry.objects.none(), empty_label="—")
@@ -163,7 +168,7 @@ class WithdrawalForm(forms.Form):
         )
 
 
-class LiftForm(forms.Form):
+class LiftForm(TextForm):
     """Why a sanction is lifted (the service refuses it without a reason)."""
 
     reason = forms.CharField(label=_("Reason for lifting"), max_length=500, required=False)

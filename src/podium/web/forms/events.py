@@ -16,7 +16,8 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from podium.rules.loader import PRESETS
-from podium.web.models import Event, EventRole, Payment
+from podium.web.models import CheckIn, Event, EventRole, Payment, Squad
+from podium.web.text import TextForm, limit
 
 LOCAL = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
@@ -25,8 +26,8 @@ def aware(moment: dt.datetime, zone: str) -> dt.datetime:
     return moment.replace(tzinfo=None).replace(tzinfo=zoneinfo.ZoneInfo(zone))
 
 
-class EventForm(forms.Form):
-    title = forms.CharField(label=_("Title"), max_length=200)
+class EventForm(TextForm):
+    title = forms.CharField(label=_("Title"), max_length=limit(Event, "title"))
     slug = forms.SlugField(label=_("Address (slug)"), max_length=50)
     preset = forms.ChoiceField(
         label=_("Preset rulebook"),
@@ -37,8 +38,10 @@ class EventForm(forms.Form):
     starts_at = forms.DateTimeField(
         label=_("Start (local time)"), widget=LOCAL, input_formats=["%Y-%m-%dT%H:%M"]
     )
-    timezone = forms.CharField(label=_("Time zone"), initial="Europe/Prague", max_length=64)
-    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    timezone = forms.CharField(
+        label=_("Time zone"), initial="Europe/Prague", max_length=limit(Event, "timezone")
+    )
+    venue = forms.CharField(label=_("Venue"), max_length=limit(Event, "venue"), required=False)
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
 
     def clean_timezone(self) -> str:
@@ -64,30 +67,32 @@ class EventForm(forms.Form):
         return data
 
 
-class RoleForm(forms.Form):
+class RoleForm(TextForm):
     username = forms.CharField(label=_("User name"), max_length=150)
     role = forms.ChoiceField(label=_("Role"), choices=EventRole.Role.choices)
 
 
-class SquadForm(forms.Form):
-    name = forms.CharField(label=_("Squad"), max_length=60)
+class SquadForm(TextForm):
+    name = forms.CharField(label=_("Squad"), max_length=limit(Squad, "name"))
     starts_at = forms.DateTimeField(
         label=_("Start (local time)"), widget=LOCAL, input_formats=["%Y-%m-%dT%H:%M"]
     )
     capacity = forms.IntegerField(label=_("Capacity"), min_value=1)
 
 
-class StatusForm(forms.Form):
+class StatusForm(TextForm):
     status = forms.ChoiceField(label=_("Status"), choices=Event.Status.choices)
 
 
-class PaymentForm(forms.Form):
+class PaymentForm(TextForm):
     entry = forms.IntegerField(widget=forms.HiddenInput)
     fee_key = forms.CharField(widget=forms.HiddenInput)
     amount = forms.DecimalField(label=_("Amount"), max_digits=10, decimal_places=2, min_value=0)
     method = forms.ChoiceField(label=_("Method"), choices=Payment.Method.choices)
-    note = forms.CharField(label=_("Note"), max_length=200, required=False)
+    note = forms.CharField(label=_("Note"), max_length=limit(Payment, "note"), required=False)
 
 
-class CheckInForm(forms.Form):
-    seat = forms.CharField(label=_("Seat, table or lane"), max_length=40, required=False)
+class CheckInForm(TextForm):
+    seat = forms.CharField(
+        label=_("Seat, table or lane"), max_length=limit(CheckIn, "seat"), required=False
+    )

@@ -18,9 +18,10 @@ from django.utils.translation import gettext_lazy
 from podium.rules.schema import Category
 from podium.web.imports import fields as F
 from podium.web.imports.files import Sheet
+from podium.web.text import TextForm
 
 
-class UploadForm(forms.Form):
+class UploadForm(TextForm):
     file = forms.FileField(label=gettext_lazy("File"))
 
 
@@ -39,7 +40,7 @@ class RoundUploadForm(UploadForm):
         return stage, int(number)
 
 
-class MappingForm(forms.Form):
+class MappingForm(TextForm):
     def __init__(
         self,
         sheet: Sheet,
@@ -82,7 +83,7 @@ class MappingForm(forms.Form):
         }
 
 
-class ConfirmForm(forms.Form):
+class ConfirmForm(TextForm):
     reason = forms.CharField(
         label=gettext_lazy("Reason for correcting results already recorded"),
         required=False,

@@ -7,11 +7,16 @@ from typing import Any
 
 from django import forms
 
+from podium.web.models import Result
+from podium.web.text import TextForm, limit
 
-class KeyedForm(forms.Form):
+
+class KeyedForm(TextForm):
     """A form with a hidden idempotency key; the service records its submission once."""
 
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=100)
+    idempotency_key = forms.CharField(
+        widget=forms.HiddenInput, max_length=limit(Result, "idempotency_key")
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         initial = kwargs.pop("initial", None) or {}

@@ -19,7 +19,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from podium.web.models import Payment
+from podium.web.models import FurtherAppeal, Payment
+from podium.web.text import TextForm, limit
 
 UPHELD, REJECTED = "upheld", "rejected"
 
@@ -34,7 +35,7 @@ def _text(label: Any, *, rows: int = 3, required: bool = False, **kwargs: Any) -
     )
 
 
-class ProtestForm(forms.Form):
+class ProtestForm(TextForm):
     """A player's written protest to the head referee, with the deposit as received."""
 
     token = forms.CharField(widget=forms.HiddenInput, max_length=64)
@@ -69,7 +70,7 @@ class ProtestForm(forms.Form):
             self.fields["stage"].widget = forms.HiddenInput()
 
 
-class DecisionForm(forms.Form):
+class DecisionForm(TextForm):
     """The organizing committee's decision, recorded by the head referee; the games of the
     protested player, prefilled, so that only a changed game is edited."""
 
@@ -129,20 +130,20 @@ class DecisionForm(forms.Form):
         return changed
 
 
-class FurtherAppealForm(forms.Form):
+class FurtherAppealForm(TextForm):
     body = forms.CharField(
         label=_("Appealed to"),
-        max_length=200,
+        max_length=limit(FurtherAppeal, "body"),
         required=False,
         help_text=_("The body the rulebook names; keep the one the player appealed to."),
     )
 
 
-class OutcomeForm(forms.Form):
+class OutcomeForm(TextForm):
     outcome = _text(_("Outcome of the further appeal"), rows=2)
 
 
-class SanctionForm(forms.Form):
+class SanctionForm(TextForm):
     """A warning or an expulsion of one player, with what happened."""
 
     effect = forms.ChoiceField(
@@ -157,5 +158,5 @@ class SanctionForm(forms.Form):
     )  # fmt: skip
 
 
-class LiftForm(forms.Form):
+class LiftForm(TextForm):
     reason = forms.CharField(label=_("Why it is lifted"), max_length=500, required=False)

@@ -16,6 +16,9 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from podium.web.models import Question
+from podium.web.text import TextForm, limit
+
 IMPORT_MAX_BYTES = 2_000_000
 
 PACKET_HELP = gettext_lazy(
@@ -34,7 +37,7 @@ def _packet_field(rows: int = 16) -> forms.CharField:
     )
 
 
-class SubmitForm(forms.Form):
+class SubmitForm(TextForm):
     discipline = forms.ChoiceField(label=gettext_lazy("Discipline"))
     packet = _packet_field()
     consent = forms.BooleanField(
@@ -55,17 +58,17 @@ class SubmitForm(forms.Form):
             self.fields["discipline"].initial = choices[0][0]
 
 
-class ReplacementForm(forms.Form):
+class ReplacementForm(TextForm):
     packet = _packet_field(rows=6)
 
 
-class AskForm(forms.Form):
+class AskForm(TextForm):
     note = forms.CharField(
         label=gettext_lazy("Why (published before where, or what is wrong)"), max_length=2000
     )
 
 
-class SelectForm(forms.Form):
+class SelectForm(TextForm):
     questions = forms.TypedMultipleChoiceField(
         label=gettext_lazy("Packet"), coerce=int, required=False,
         widget=forms.CheckboxSelectMultiple,
@@ -76,7 +79,7 @@ class SelectForm(forms.Form):
         self.fields["questions"].choices = [(str(i), str(i)) for i in ids]
 
 
-class DisqualifyForm(forms.Form):
+class DisqualifyForm(TextForm):
     reason = forms.CharField(
         label=gettext_lazy("What else to record (optional)"), required=False, max_length=2000
     )
@@ -88,10 +91,12 @@ class DisqualifyForm(forms.Form):
     )
 
 
-class ImportForm(forms.Form):
+class ImportForm(TextForm):
     discipline = forms.ChoiceField(label=gettext_lazy("Discipline"))
     file = forms.FileField(label=gettext_lazy("Packet file (plain text)"), help_text=PACKET_HELP)
-    source = forms.CharField(label=gettext_lazy("Source (tournament, site)"), max_length=300)
+    source = forms.CharField(
+        label=gettext_lazy("Source (tournament, site)"), max_length=limit(Question, "source")
+    )
     played_on = forms.DateField(
         label=gettext_lazy("Played on"),
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),

@@ -17,9 +17,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from podium.rules.schema import AccompaniedUnder, Category, Rulebook
-from podium.web.models import Person, Squad
+from podium.web.models import Entry, Person, Squad
 from podium.web.services.base import Refused
 from podium.web.services.registration import PersonData
+from podium.web.text import TextForm, limit
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 MEMBER_FIELDS = ("first_name", "last_name", "birth_date", "country", "gender", "ladder_average")
@@ -33,7 +34,7 @@ def slots_for(category: Category, rulebook: Rulebook) -> int:
     return entrants.roster_max or entrants.max_size
 
 
-class RegistrationForm(forms.Form):
+class RegistrationForm(TextForm):
     """Asks for each member, and for what the rulebook needs besides (adult, squad, team name)."""
 
     def __init__(
@@ -51,14 +52,16 @@ class RegistrationForm(forms.Form):
         self.required_slots = category.entrants.min_size
         with_divisions = rulebook.divisions is not None
         if category.entrants.kind == "team":
-            self.fields["name"] = forms.CharField(label=_("Team name"), max_length=200)
+            self.fields["name"] = forms.CharField(
+                label=_("Team name"), max_length=limit(Entry, "name")
+            )
         for i in range(self.slots):
             required = i == 0
             self.fields[f"m{i}_first_name"] = forms.CharField(
-                label=_("First name"), max_length=100, required=required
+                label=_("First name"), max_length=limit(Person, "first_name"), required=required
             )
             self.fields[f"m{i}_last_name"] = forms.CharField(
-                label=_("Last name"), max_length=100, required=required
+                label=_("Last name"), max_length=limit(Person, "last_name"), required=required
             )
             self.fields[f"m{i}_birth_date"] = forms.DateField(
                 label=_("Birth date"),
@@ -88,7 +91,7 @@ class RegistrationForm(forms.Form):
         if any(isinstance(r, AccompaniedUnder) for r in rulebook.registration.eligibility):
             self.fields["accompanying_adult"] = forms.CharField(
                 label=_("Accompanying adult (name), for a member under the age limit"),
-                max_length=200,
+                max_length=limit(Entry, "accompanying_adult"),
                 required=False,
             )
         if squads:
@@ -156,11 +159,11 @@ def add_refusal(form: forms.Form, refusal: Refused) -> None:
     form.add_error(field, message)
 
 
-class PlayerForm(forms.Form):
+class PlayerForm(TextForm):
     """One player added to a roster."""
 
-    first_name = forms.CharField(label=_("First name"), max_length=100)
-    last_name = forms.CharField(label=_("Last name"), max_length=100)
+    first_name = forms.CharField(label=_("First name"), max_length=limit(Person, "first_name"))
+    last_name = forms.CharField(label=_("Last name"), max_length=limit(Person, "last_name"))
     birth_date = forms.DateField(
         label=_("Birth date"),
         required=False,
@@ -176,10 +179,10 @@ class PlayerForm(forms.Form):
         )
 
 
-class ReorderForm(forms.Form):
+class ReorderForm(TextForm):
     position = forms.IntegerField(label=_("New position"), min_value=1)
     reason = forms.CharField(label=_("Reason (required)"), max_length=500)
 
 
-class PromoteForm(forms.Form):
+class PromoteForm(TextForm):
     reason = forms.CharField(label=_("Reason (required)"), max_length=500)

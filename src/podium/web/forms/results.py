@@ -18,7 +18,9 @@ from django.utils.translation import gettext_lazy as _
 
 from podium.rules.schema import Stage
 from podium.web.forms.keyed import KeyedForm
+from podium.web.models import Signal
 from podium.web.selectors.results import format_columns
+from podium.web.text import TextForm, limit
 
 
 def _text(label: Any, help_text: Any = "", **attrs: Any) -> forms.CharField:
@@ -166,15 +168,15 @@ class StepForm(KeyedForm):
     missing = _count(_("Missing pieces"), placeholder="0")
 
 
-class ClockForm(forms.Form):
+class ClockForm(TextForm):
     """The organizer's start or end signal for a group (empty: every group at once)."""
 
     action = forms.ChoiceField(choices=[("start", "start"), ("end", "end")])
-    group = forms.CharField(required=False, max_length=20)
+    group = forms.CharField(required=False, max_length=limit(Signal, "group"))
     reason = forms.CharField(label=_("Reason"), required=False, max_length=500)
 
 
-class ChoiceOfTables(forms.Form):
+class ChoiceOfTables(TextForm):
     """The tables (or entry numbers) a referee watches."""
 
     tables = forms.CharField(

@@ -18,11 +18,12 @@ from django.utils.translation import gettext_lazy as _
 from podium.web.forms.keyed import KeyedForm
 from podium.web.models import Entry
 from podium.web.services.draws import SEED_MAX
+from podium.web.text import TextForm
 
 ANSWERS = [("1", _("taken")), ("0", _("not taken"))]
 
 
-class ScheduleForm(forms.Form):
+class ScheduleForm(TextForm):
     seed = forms.CharField(
         label=_("Seed"),
         max_length=SEED_MAX,

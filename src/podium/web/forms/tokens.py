@@ -12,6 +12,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from podium.web.services.tokens import MAX_NAME
+from podium.web.text import TextForm
 
 
 class HolderField(forms.ModelChoiceField):
@@ -19,7 +20,7 @@ class HolderField(forms.ModelChoiceField):
         return str(obj.get_username())
 
 
-class TokenForm(forms.Form):
+class TokenForm(TextForm):
     name = forms.CharField(
         label=_("Name"),
         max_length=MAX_NAME,

@@ -20,6 +20,7 @@ from django.db.models import Q, QuerySet
 
 from podium.web.models import Entry, Event
 from podium.web.selectors.entries import roster, waiting_list
+from podium.web.text import search_text
 
 
 def start_of(entry: Entry) -> dt.datetime:
@@ -71,7 +72,7 @@ def search(event: Event, query: str = "") -> QuerySet[Entry]:
         .prefetch_related(roster(), "payments")
         .order_by("number")
     )
-    query = query.strip().lstrip("#")
+    query = search_text(query).strip().lstrip("#")
     if not query:
         return entries
     found = Q(name__icontains=query) | Q(members__person__last_name__icontains=query)

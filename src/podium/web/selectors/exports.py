@@ -34,6 +34,7 @@ from podium.web.selectors.standings import RoundTables, round_tables
 from podium.web.selectors.texts import reason_text, rt, score_text, table_title
 
 CLOCK = re.compile(r"^(\d+):([0-5]\d):([0-5]\d)(?:\.(\d{1,3}))?$")
+WHOLE = re.compile(r"-?\d{1,15}")  # longer digit runs stay text (Excel keeps 15 digits)
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,12 @@ def score_value(text: str) -> Any:
     clock = clock_value(text)
     if clock is not None:
         return clock
-    return int(text) if text.isdigit() else text
+    return whole_value(text)
+
+
+def whole_value(text: str) -> int | str:
+    """A whole number (a negative one too) as a number, so it is no formula-like text."""
+    return int(text) if WHOLE.fullmatch(text) else text
 
 
 def place_value(first: int | None, last: int | None) -> int | str | None:
@@ -94,8 +100,7 @@ def place_value(first: int | None, last: int | None) -> int | str | None:
 
 
 def number_value(number: Any) -> int | str:
-    text = str(number)
-    return int(text) if text.isdigit() else text
+    return whole_value(str(number))
 
 
 # --- Standings -------------------------------------------------------------------------------

@@ -64,6 +64,7 @@ from podium.web.models.questions import Discipline
 from podium.web.selectors.appeals import member_of
 from podium.web.selectors.roles import is_staff
 from podium.web.selectors.stages import has_calendar
+from podium.web.text import text_problem
 
 DUTY_KEYS = {
     Discipline.CHGK: "host-chgk-questions",
@@ -233,6 +234,15 @@ def parse_packet(text: str) -> tuple[list[ParsedQuestion], list[PacketError]]:
 
     lines = [raw.strip().lstrip("\ufeff") for raw in re.split(r"\r\n|\r|\n", text)]
     for number, line in enumerate(lines, 1):
+        problem = text_problem(line, multiline=True)
+        if problem is not None:  # a NUL no database keeps, an override that hides the text
+            errors.append(
+                PacketError(
+                    number,
+                    None,
+                    _("Line %(line)d: %(problem)s") % {"line": number, "problem": problem},
+                )
+            )
         if not line or line.startswith("#"):
             if current is not None and not line:
                 current.parts.setdefault(key, []).append("")

@@ -49,6 +49,8 @@ from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.selectors.texts import reason_data, shown
 from podium.web.services.base import Actor, Refused, audit
 from podium.web.services.discipline import ban_refusal
+from podium.web.text import limit as column_limit
+from podium.web.text import text_problem
 
 __all__ = [
     "PersonData",
@@ -176,6 +178,43 @@ def _entry_name(category: Category, members: Sequence[PersonData], name: str | N
     return " / ".join(m.full_name for m in members)
 
 
+def _person_refusal(data: PersonData, index: int | None) -> Refused | None:
+    """A member's name or e-mail that the database cannot hold or that no one should type
+    (``podium.web.text``); ``index``: the member's slot in a registration form."""
+    for name in ("first_name", "last_name", "email"):
+        problem = text_problem(getattr(data, name).strip(), most=column_limit(Person, name))
+        if problem is not None:
+            field = name if index is None else _member_field(index, name)
+            return Refused(problem, field=field)
+    return None
+
+
+def _text_refusal(
+    category: Category, members: Sequence[PersonData], name: str | None, adult: str
+) -> Refused | None:
+    """The first text of a registration that cannot be saved as typed; a pair's name made of
+    its members' names (``Jana Nová / Petr Malý``) must fit the entry's name too."""
+    for index, data in enumerate(members):
+        refused = _person_refusal(data, index)
+        if refused is not None:
+            return refused
+    for field, text in (("name", name or ""), ("accompanying_adult", adult)):
+        problem = text_problem(text.strip(), most=column_limit(Entry, field))
+        if problem is not None:
+            return Refused(problem, field=field)
+    made, most = _entry_name(category, members, name), column_limit(Entry, "name")
+    if len(made) > most:
+        return Refused(
+            _(
+                "The entry's name, made of its members' names, would have %(length)d "
+                "characters; at most %(most)d fit. Shorten the members' names."
+            )
+            % {"length": len(made), "most": most},
+            field=_member_field(len(members) - 1, "last_name"),
+        )
+    return None
+
+
 def _other_team(event: Event, person: Person, *, exclude: Entry | None = None) -> Entry | None:
     """A scored, not cancelled team of the event this person already plays for, if any."""
     others = Entry.objects.filter(event=event, scored=True, members__person=person).exclude(
@@ -263,6 +302,9 @@ def entry_register(
             raise Refused(_("A team needs at least one player."), field="members")
         if kind.kind == "team" and not (name or "").strip():
             raise Refused(_("Give the team a name."), field="name")
+        refused = _text_refusal(cat, members, name, accompanying_adult)
+        if refused is not None:
+            raise refused
         if kind.kind == "team":
             banned = ban_refusal(event, None, name, "name")
             if banned is not None:
@@ -758,6 +800,9 @@ def roster_add_player(*, entry: Entry, person: PersonData, by: Actor) -> EntryMe
                 field="birth_date",
                 clause=failure.clause,
             )
+        refused = _person_refusal(person, None)
+        if refused is not None:
+            raise refused
         found = _find_person(person, None)
         banned = ban_refusal(event, found, None, "last_name")
         if banned is not None:

@@ -51,6 +51,7 @@ from podium.web.selectors.stages import has_calendar, in_stage, stage_entries
 from podium.web.selectors.texts import error_text, shown_value, where_text
 from podium.web.services.base import Refused, audit
 from podium.web.services.discipline import admission_refusal
+from podium.web.text import text_problem
 
 MAX_KEY = 100
 
@@ -95,7 +96,7 @@ def check_not_final(event: Event, stage: Stage, round: int) -> None:
 
 def key_of(idempotency_key: str) -> str:
     key = (idempotency_key or "").strip()
-    if not key or len(key) > MAX_KEY:
+    if not key or len(key) > MAX_KEY or text_problem(key) is not None:
         raise Refused(
             _("Every submission needs a key of 1 to %(max)d characters.") % {"max": MAX_KEY},
             field="idempotency_key",

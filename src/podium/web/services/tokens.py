@@ -19,9 +19,10 @@ from podium.web.models import ApiToken, Event
 from podium.web.selectors.roles import is_organizer
 from podium.web.selectors.tokens import holders, secret_hash
 from podium.web.services.base import Refused, audit
+from podium.web.text import limit
 
 PREFIX = "podium_"
-MAX_NAME = 100
+MAX_NAME = limit(ApiToken, "name")  # the column's length
 # Noting every use would make every API request a write; once a minute says enough.
 USE_NOTED_EVERY = dt.timedelta(minutes=1)
 

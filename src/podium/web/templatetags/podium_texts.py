@@ -5,6 +5,7 @@ Vocabulary:
 - table title: see ``podium.web.selectors.texts.table_title``.
 - reason: a page row's reason (its data) or the engine's; ``reason_text`` shows it in the
   active language.
+- isolated name: ``bdi`` (see ``podium.web.templatetags.podium_rows``).
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from django import template
 from podium.engine.entries import Reason
 from podium.rules.schema import Stage
 from podium.web.selectors import texts
+from podium.web.templatetags import podium_rows
 
 register = template.Library()
+register.filter("bdi", podium_rows.bdi)
 
 
 @register.filter

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from podium.web.selectors.roles import is_organizer
 from podium.web.services.advancement import advance_from, superfinal_winners
 from podium.web.services.base import Refused
+from podium.web.text import plain
 from podium.web.views.common import event_for, refusal_text
 
 app_name = "advancement"
@@ -36,7 +37,9 @@ def advance(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
         raise Http404 from None
     act = superfinal_winners if the_stage.format == "superfinal" else advance_from
     try:
-        made = act(event=event, stage=stage, by=request.user, reason=request.POST.get("reason", ""))
+        made = act(
+            event=event, stage=stage, by=request.user, reason=plain(request.POST.get("reason", ""))
+        )
     except Refused as refusal:
         messages.error(request, refusal_text(refusal))
     else:

@@ -35,6 +35,7 @@ from podium.web.selectors.roles import is_head_referee
 from podium.web.services.base import Refused
 from podium.web.services.checks import mismatch_resolve, result_confirm
 from podium.web.services.results import shown, teams_of
+from podium.web.text import plain
 from podium.web.views.common import event_for, refusal_text
 
 app_name = "checks"
@@ -102,7 +103,7 @@ def resolve(request: HttpRequest, slug: str, second_id: int) -> HttpResponse:
     try:
         mismatch_resolve(
             second_entry=second, choice=choice, cells=cells,  # type: ignore[arg-type]
-            reason=request.POST.get("reason", ""), by=request.user,
+            reason=plain(request.POST.get("reason", "")), by=request.user,
             idempotency_key=request.POST.get("idempotency_key", ""),
         )  # fmt: skip
     except Refused as refusal:

@@ -34,6 +34,7 @@ from podium.web.selectors.results import ENTRY_FORMATS
 from podium.web.selectors.roles import is_head_referee, is_staff
 from podium.web.selectors.stages import has_calendar, round_numbers
 from podium.web.services.base import Refused
+from podium.web.text import search_text
 from podium.web.views.common import event_for, refusal_text
 
 
@@ -96,7 +97,7 @@ def render_console(
 ) -> HttpResponse:
     bound = bound or {}
     source = request.POST if bound else request.GET
-    query = source.get("q", "")
+    query = search_text(source.get("q", ""))
     tables = request.session.get(f"tables:{event.pk}", "")
     mine = parse_numbers(tables) or None
     head = is_head_referee(request.user, event)

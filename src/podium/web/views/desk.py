@@ -22,6 +22,7 @@ from podium.web.selectors.organizer import fee_lines, staffed_by
 from podium.web.selectors.roles import is_staff
 from podium.web.services.base import Refused
 from podium.web.services.checkin import checkin_record, default_seat, seat_offer
+from podium.web.text import search_text
 from podium.web.views.common import event_for, refusal_text
 
 app_name = "desk"
@@ -43,7 +44,7 @@ def index(request: HttpRequest) -> HttpResponse:
 @login_required
 def desk(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(request, slug)
-    query = request.GET.get("q", "")
+    query = search_text(request.GET.get("q", ""))
     now = timezone.now()
     cards = []
     for entry in select.search(event, query):

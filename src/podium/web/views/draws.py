@@ -29,6 +29,7 @@ from podium.web.selectors.draws import (
 from podium.web.selectors.events import public_events
 from podium.web.services.base import Refused
 from podium.web.services.draws import SEED_MAX, draw_make, draw_rerun, parse_lane_pairs
+from podium.web.text import TextForm
 
 app_name = "draws"
 
@@ -40,7 +41,7 @@ KIND_CHOICES = [
 ]
 
 
-class DrawForm(forms.Form):
+class DrawForm(TextForm):
     kind = forms.ChoiceField(label=gettext_lazy("Kind"), choices=KIND_CHOICES)
     stage = forms.ChoiceField(label=gettext_lazy("Stage"))
     seed = forms.CharField(

@@ -47,6 +47,7 @@ from podium.web.services.imports import (
     results_import,
     results_preview,
 )
+from podium.web.text import plain
 from podium.web.views.common import event_for, refusal_text
 
 app_name = "imports"
@@ -320,7 +321,7 @@ def _results_page(
 @login_required
 def results_preview_page(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     event = _event(request, slug)
-    return _results_page(request, event, token, request.GET.get("reason", "").strip())
+    return _results_page(request, event, token, plain(request.GET.get("reason", "")).strip())
 
 
 @login_required
@@ -405,7 +406,7 @@ def _chgk_page(
 @login_required
 def chgk_preview_page(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     event = _event(request, slug)
-    reason = request.GET.get("reason", "").strip()
+    reason = plain(request.GET.get("reason", "")).strip()
     return _chgk_page(request, event, token, reason, request.GET.get("skip_unmatched") == "on")
 
 
@@ -414,7 +415,7 @@ def chgk_preview_page(request: HttpRequest, slug: str, token: str) -> HttpRespon
 def chgk_save(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     event = _event(request, slug)
     found = _stashed(request, event, "chgk", token)
-    reason = request.POST.get("reason", "").strip()[:500]
+    reason = plain(request.POST.get("reason", "")).strip()[:500]
     skip = request.POST.get("skip_unmatched") == "on"
     try:
         plan = chgk_import(

@@ -25,6 +25,7 @@ from podium.web.selectors.publication import controls, published_stages
 from podium.web.selectors.roles import is_organizer
 from podium.web.services.base import Refused
 from podium.web.services.publication import publication_set
+from podium.web.text import plain
 from podium.web.views.common import event_for, refusal_text
 
 app_name = "publication"
@@ -56,7 +57,7 @@ def change(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
             round=round,
             state=request.POST.get("state", ""),
             by=request.user,
-            reason=request.POST.get("reason", ""),
+            reason=plain(request.POST.get("reason", "")),
         )
     except Refused as refusal:
         messages.error(request, refusal_text(refusal))

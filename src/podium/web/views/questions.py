@@ -74,6 +74,7 @@ from podium.web.services.questions import (
     replacement_ask,
     replacement_submit,
 )
+from podium.web.text import search_text
 from podium.web.views.common import event_for, refusal_text, refuse_on
 
 app_name = "questions"
@@ -445,7 +446,7 @@ def database(request: HttpRequest) -> HttpResponse:
     discipline = request.GET.get("discipline", "")
     if discipline not in Discipline.values:
         discipline = ""
-    query = request.GET.get("q", "").strip()[:200]
+    query = search_text(request.GET.get("q", "")).strip()
     found = public_questions(today, discipline, query)
     page = Paginator(found, PER_PAGE).get_page(request.GET.get("page"))
     context = {

@@ -18,7 +18,7 @@ from podium.engine import eligibility
 from podium.rules.schema import Category
 from podium.web.imports import fields as F
 from podium.web.imports.files import Sheet
-from podium.web.models import Entry, EntryMember, Event, Squad
+from podium.web.models import Entry, EntryMember, Event, Person, Squad
 from podium.web.selectors.entries import category_cap, category_of, division_title
 from podium.web.selectors.texts import shown
 from podium.web.services.base import Refused, audit, refusal_text
@@ -34,6 +34,17 @@ from podium.web.services.imports.common import (
     once,
 )
 from podium.web.services.registration import PersonData, entry_register
+from podium.web.text import limit, text_problem
+
+# The cells saved as they are typed, each with the model whose column holds it; the others
+# are read into a category, a date, a country… (their characters are checked all the same).
+SAVED_AS_TYPED = {
+    "first_name": Person,
+    "last_name": Person,
+    "email": Person,
+    "name": Entry,
+    "accompanying_adult": Entry,
+}
 
 # --- entrants ---------------------------------------------------------------------------------
 
@@ -164,6 +175,19 @@ class _Cells:
         return column(self.sheet, index) if index is not None else ""
 
 
+def _text_issues(number: int, cell: _Cells) -> list[Issue]:
+    """The cells whose text cannot be saved as typed: a control or text-direction character,
+    or longer than the database column (``podium.web.text``)."""
+    issues = []
+    for field_key in cell.index:
+        name = F.split_key(field_key)[1]
+        model = SAVED_AS_TYPED.get(name)
+        problem = text_problem(cell(field_key), most=limit(model, name) if model else None)
+        if problem is not None:
+            issues.append(Issue(number, cell.column(field_key), problem))
+    return issues
+
+
 def _read_member(row: EntrantRow, cell: _Cells, slot: int) -> None:
     values = {name: cell(F.key(slot, name)) for name in F.MEMBER_FIELDS}
     if not any(values.values()):
@@ -275,6 +299,7 @@ def _read_entrants(
         extra = extra_cells(sheet, number)
         if extra:
             row.issues.append(extra)
+        row.issues += _text_issues(number, cell)
         text = cell("category")
         if text:
             found = categories.get(text.casefold())
