@@ -39,11 +39,12 @@ from pypdf import PdfReader
 
 from podium.engine.inputs import RawRow
 from podium.rules.loader import load
-from podium.web.models import Appeal, Result, Round, Verdict
+from podium.web.models import Appeal, Result, Verdict
 from podium.web.selectors.disputes import blind_rows
 from podium.web.services.appeals import dispute_decide, jury_appoint
 from podium.web.services.publication import publication_set
 from podium.web.services.results import result_record
+from podium.web.services.tokens import token_create
 
 TOUR, SEASON = "chgk-tour", "chgk-season"
 MASKS = {
@@ -64,31 +65,26 @@ DISPUTED_MASK = re.compile(r"[01X?]{14}\?|\?[01X?]{14}|[01X?]{1,13}\?[01X?]{1,13
 
 
 @pytest.fixture
-def club(make_event: Any, staff: Any, add_entry: Any, make_user: Any) -> SimpleNamespace:
-    event = make_event("deti-kolomny", timezone="Europe/Moscow", language="en")
-    roles = staff(event, organizer="ilya", head="mikhail", referee="roman")
-    teams = {
-        name: add_entry(event, n, name, country="RU", category="teams")
-        for n, name in enumerate(MASKS, start=1)
-    }
+def club(make_club: Any, make_user: Any) -> SimpleNamespace:
+    """The club of ``make_club`` (olga organizes, hana is head referee, rudolf referee) with
+    tour 1 recorded two days ago, published preliminary the day after, and a jury member."""
     played = timezone.now().replace(minute=0, second=0, microsecond=0) - dt.timedelta(days=2)
-    Round.objects.create(event=event, stage=TOUR, number=1, starts_at=played)
+    club = make_club(list(MASKS), [played])
     for name, marks in MASKS.items():
         result_record(
-            event=event, stage=TOUR, round=1, entry=teams[name],
-            cells={"questions": "", "mask": marks}, by=roles["referee"],
-            idempotency_key=name, now=played,
+            event=club.event, stage=TOUR, round=1, entry=club.teams[name],
+            cells={"questions": "", "mask": marks}, by=club.rudolf, idempotency_key=name,
+            now=played,
         )  # fmt: skip
-    jury = make_user("yulia")
-    jury_appoint(event=event, user=jury, by=roles["organizer"])
+    club.jury = make_user("yulia")
+    jury_appoint(event=club.event, user=club.jury, by=club.org)
     later = played + dt.timedelta(days=1)  # preliminary results come out the day after
     for stage in (TOUR, SEASON):
-        publication_set(event=event, stage=stage, state="preliminary", by=roles["organizer"],
+        publication_set(event=club.event, stage=stage, state="preliminary", by=club.org,
                         now=later)  # fmt: skip
-    return SimpleNamespace(
-        event=event, org=roles["organizer"], head=roles["head"], referee=roles["referee"],
-        teams=teams, jury=jury,
-    )  # fmt: skip
+    club.event.language = "en"
+    club.event.save(update_fields=["language"])
+    return club
 
 
 def client_for(user: Any = None) -> Client:
@@ -103,8 +99,8 @@ def viewers(club: Any) -> dict[str, Client]:
     return {
         "public": client_for(),
         "organizer": client_for(club.org),
-        "head referee": client_for(club.head),
-        "referee": client_for(club.referee),
+        "head referee": client_for(club.hana),
+        "referee": client_for(club.rudolf),
         "jury": client_for(club.jury),
     }
 
@@ -299,6 +295,14 @@ def test_no_page_export_or_api_answer_tells_the_disputing_team(club: Any, why: A
     volki, bobry = (reasons(why(urls["tour page"], "all", n)) for n in (4, 5))
     assert volki == bobry
     assert volki[-1].startswith(NOTE + " п. 14:")
+    russian = reasons(why("/ru" + urls["tour page"], "all", 4))
+    assert russian[-1].startswith(
+        "Вопрос 12 на апелляции: спорный ответ ждёт вердикта жюри и до тех пор считается "
+        "невзятым, поэтому результаты предварительные"
+    )
+    assert "Вопрос 12: взяли 0 из 5 (на апелляции)" in text_of(
+        public.get("/ru" + urls["tour page"])
+    )
     projector = text_of(public.get(urls["tour projector table"]))
     rows = dict(re.findall(r'<tr id="row-all-(\d+)".*?>(.*?)</tr>', projector, re.S))
     assert rows["4"].replace("Volki", "?") == rows["5"].replace("Bobry", "?").replace(
@@ -322,20 +326,31 @@ def test_the_entry_screen_still_shows_the_disputed_mark(club: Any) -> None:
     """The referees who record the sheet see (and keep) the ?: a sheet saved again from a
     blind grid, or a correction from a blind form, would turn the dispute into a miss."""
     grid = text_of(
-        client_for(club.referee).get(reverse("chgk:grid", args=[club.event.slug, TOUR, 1]))
+        client_for(club.rudolf).get(reverse("chgk:grid", args=[club.event.slug, TOUR, 1]))
     )
     volki = club.teams["Volki"]
     assert re.search(rf'name="mask-{volki.pk}" value="11111110000\?000"', grid)
     # The results console's correction form is filled with the mask as recorded, for the same
     # reason; its card shows the score the rules give (7 q), as for Bobry.
     console = text_of(
-        client_for(club.referee).get(reverse("results:round", args=[club.event.slug, TOUR, 1]))
+        client_for(club.rudolf).get(reverse("results:round", args=[club.event.slug, TOUR, 1]))
     )
     assert re.search(r'name="e4-mask" value="11111110000\?000"', console)
     cards = dict(
         re.findall(r'<h3><span>#\d (\w+)</span></h3>\s*<p class="score">([^<]+)</p>', console)
     )
     assert cards["Volki"] == cards["Bobry"] == "7 q"
+    # A scoring token reads back the results it writes as recorded (a client that corrects a
+    # result sends its cells again), but the standings it reads are as blind as anyone's.
+    _token, secret = token_create(event=club.event, name="sheet scanner", user=club.rudolf,
+                                  by=club.org)  # fmt: skip
+    bearer = {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
+    api = f"/api/events/{club.event.slug}/stages/{TOUR}/rounds/1"
+    recorded = Client().get(f"{api}/results", **bearer).json()["items"]
+    assert [r["cells"]["mask"] for r in recorded if r["entry"] == 4] == ["11111110000?000"]
+    standings = text_of(Client().get(f"{api}/standings", **bearer))
+    assert not DISPUTED_MASK.search(standings)
+    assert api_rows(standings)["Volki"]["metrics"] == {"questions": 7}
     assert Result.objects.filter(entry=volki).get().cells["mask"] == "11111110000?000"
 
 
