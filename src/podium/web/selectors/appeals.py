@@ -27,6 +27,7 @@ from podium.rules.schema import Appeal as AppealRule
 from podium.rules.schema import Stage
 from podium.web.models import Appeal, Entry, EntryMember, Event, EventRole, Verdict
 from podium.web.selectors.clock import rounds_ended_at
+from podium.web.selectors.disputes import disputed_questions
 from podium.web.selectors.results import current_by_round
 
 WARN_DAYS = 3
@@ -159,9 +160,8 @@ def disputes_by_round(
     )
     for round, results in current_by_round(event, stage.key, rounds, at).items():
         for result in results:
-            mask = result.cells.get("mask") or ""
-            for q, mark in enumerate(mask, start=1):
-                if mark == "?" and (round, result.entry_id, q) not in decided_:
+            for q in disputed_questions(result.cells.get("mask") or ""):
+                if (round, result.entry_id, q) not in decided_:
                     disputes[round].append(Dispute(result.entry, round, q))
     return disputes
 

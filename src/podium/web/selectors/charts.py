@@ -10,7 +10,9 @@ Vocabulary:
 - season progression: each team's season points after each tour, added up; a tour the team
   missed adds 0. The leaders are the first three rows of the season table.
 - question strip: per question of a tour, how many of the teams entered question by question
-  (with a mask) took it, from the tour's current results (once final they are frozen too).
+  (with a mask) took it, from the tour's current results (once final they are frozen too) with
+  the verdicts applied; a question with an open dispute is "under appeal", its disputed answers
+  counted as not taken and never told apart (``podium.web.selectors.disputes``).
 - finish times: a histogram of a timed table's finishers by their ranked time (penalties
   added, compensation taken off) in bins of 5 minutes (10 for limits over two hours), the
   non-finishers in one bar beside it; the cut: the time of the last entrant through the
@@ -59,7 +61,12 @@ from podium.web.charts import draw
 from podium.web.models import Entry, Event, Result, Squad
 from podium.web.selectors.bowling import squad_players, squads_players
 from podium.web.selectors.live import live_round, who
-from podium.web.selectors.results import current_results, publication_state, stage_rows
+from podium.web.selectors.results import (
+    current_results,
+    publication_state,
+    rounds_rows,
+    stage_rows,
+)
 from podium.web.selectors.stages import rounds_of
 from podium.web.selectors.standings import round_tables, season_tours, visible
 from podium.web.selectors.texts import rt
@@ -228,20 +235,22 @@ def _round_name(event: Event, stage: Stage, round: int) -> str:
 def question_strip(
     event: Event, stage: ChgkTourStage, round: int, at: dt.datetime | None = None
 ) -> Chart | None:
-    results = stage_rows(event, stage.key, round, at)  # the jury's verdicts applied
+    # The jury's verdicts applied, open disputes blind: a question says it is under appeal,
+    # never how many of its answers are disputed (podium.web.selectors.disputes).
+    read = rounds_rows(event, stage.key, {round: at})[round]
+    results = read.rows
     masks = [(r.cells.get("mask") or "").strip() for r in results]
     masks = [m for m in masks if len(m) == stage.questions]
     if not masks:
         return None
     teams = len(masks)
     bars, rows, said = [], [], []
-    withdrawn_any = disputed_any = False
+    withdrawn_any = False
     for number in range(1, stage.questions + 1):
         marks = [m[number - 1] for m in masks]
         withdrawn = "X" in marks
-        taken, disputed = marks.count("1"), marks.count("?")
+        taken = marks.count("1")
         withdrawn_any |= withdrawn
-        disputed_any |= bool(disputed)
         if withdrawn:
             note = _("Question %(n)s: withdrawn") % {"n": number}
             shown = _("withdrawn")
@@ -250,9 +259,9 @@ def question_strip(
                 "n": number, "taken": taken, "teams": teams,
             }  # fmt: skip
             shown = str(taken)
-            if disputed:
-                note += " " + _("(%(count)s disputed)") % {"count": disputed}
-                shown += " " + _("(%(count)s disputed)") % {"count": disputed}
+            if number in read.under_appeal:
+                note += " " + _("(under appeal)")
+                shown += " " + _("(under appeal)")
         bars.append(draw.Bar(str(number), 0 if withdrawn else taken, withdrawn, note))
         rows.append((str(number), shown))
         said.append(note)
@@ -278,8 +287,8 @@ def question_strip(
         ) % {"count": without}
     if withdrawn_any:
         caption += " " + _("✕: withdrawn for every team.")
-    if disputed_any:
-        caption += " " + _("A disputed answer counts as not taken until the verdict.")
+    if read.under_appeal:
+        caption += " " + _("Under appeal: a disputed answer counts as not taken until the verdict.")
     svg = draw.bar_strip(
         key=f"questions-{round}",
         title=title,

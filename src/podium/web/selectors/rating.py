@@ -5,6 +5,8 @@ Vocabulary:
 - visible moment: what a visitor may read of a round follows the standings pages
   (``podium.web.selectors.standings``): staff see any round as it is now; anyone else only a
   round published preliminary (as it is now) or final (as its newest frozen table stood).
+- mask: as the table reads it, the jury's verdicts applied and an open dispute blind
+  (``podium.web.selectors.disputes``), for staff too: the file leaves the entry screen.
 """
 
 from __future__ import annotations
@@ -86,6 +88,9 @@ def _rating(event: Event, stage: ChgkTourStage, read: RoundRows) -> list[dict[st
                     None if taken is None else int(taken),
                 )
                 order.append(row.entry.id)
+    # The masks as the table reads them: verdicts applied, open disputes blind (a ``?`` shown
+    # as a miss until the verdict, so the file never tells whose answer is disputed).
+    masks = {row.cells["id"]: row.cells.get("mask") or None for row in read.rows}
     by_number = {str(r.entry.number): r for r in results.values()}
     order += [n for n in sorted(by_number, key=int) if n not in places]
     items = []
@@ -100,7 +105,7 @@ def _rating(event: Event, stage: ChgkTourStage, read: RoundRows) -> list[dict[st
             result_item(
                 number=entry.number,
                 name=entry.name,
-                mask=result.cells.get("mask") or None,
+                mask=masks.get(number),
                 taken=taken,
                 rank=rank,
                 rank_to=rank_to,

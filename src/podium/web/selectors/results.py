@@ -37,6 +37,7 @@ from podium.engine.inputs import RawRow
 from podium.engine.standings import Standings
 from podium.rules.schema import ChgkSeasonStage, Stage
 from podium.web.models import Entry, Event, Publication, Result, Verification
+from podium.web.selectors.disputes import blind_rows
 from podium.web.selectors.entries import roster
 from podium.web.selectors.rulings import (
     Notes,
@@ -269,6 +270,8 @@ def _season_rows(
                 event, tour, number, tour_rows, by_entry, rulings, number
             )
             notes.append(ruled)
+        # The season's rows say nothing per question, but a row read from them stays blind.
+        tour_rows = blind_rows(event.rulebook, tour_rows).rows
         rows.extend(RawRow(len(rows) + i, row.cells) for i, row in enumerate(tour_rows, start=1))
     # An annulled play-off (its current result holds no play-off) is left out.
     playoffs = [r for r in current_results(event, stage.key, 1, at) if r.cells.get("playoff")]
@@ -314,7 +317,8 @@ def ruled_rows(
         by_pk = team_labels(entries)
         rows, notes = battle_rulings(event, the_stage, rows, by_pk, rulings)
         return rows, merge(notes, entry_notes(event, the_stage, entries, by_pk, rulings))
-    return _entry_rows(event, the_stage, round, results, rulings)
+    rows, notes, _questions = _entry_rows(event, the_stage, round, results, rulings)
+    return rows, notes
 
 
 def _entry_rows(
@@ -324,21 +328,28 @@ def _entry_rows(
     results: Sequence[Result],
     rulings: Rulings,
     numbers: dict[int, int] | None = None,
-) -> tuple[list[RawRow], Notes]:
+) -> tuple[list[RawRow], Notes, tuple[int, ...]]:
     """The rows of a stage of one result per entry from its current results, with the rulings
-    applied (``numbers``: entry id → number, if already read)."""
+    applied and a tour's open disputes blind (``podium.web.selectors.disputes``), and the
+    questions under appeal (``numbers``: entry id → number, if already read)."""
     rows = [raw_row(r.entry, stage, r.cells, line) for line, r in enumerate(results, start=1)]
-    if not rulings:
-        return rows, {}
     notes: list[Notes] = []
+    if rulings:
+        if stage.format == "chgk-tour":
+            by_entry = numbers if numbers is not None else _entry_numbers(event)
+            rows, ruled = tour_rulings(event, stage, round, rows, by_entry, rulings)
+            notes.append(ruled)
+        entries = [r.entry for r in results]
+        keys = {e.pk: str(e.number) for e in entries}
+        notes.append(entry_notes(event, stage, entries, keys, rulings))
+    questions: tuple[int, ...] = ()
     if stage.format == "chgk-tour":
-        by_entry = numbers if numbers is not None else _entry_numbers(event)
-        rows, ruled = tour_rulings(event, stage, round, rows, by_entry, rulings)
-        notes.append(ruled)
-    entries = [r.entry for r in results]
-    keys = {e.pk: str(e.number) for e in entries}
-    notes.append(entry_notes(event, stage, entries, keys, rulings))
-    return rows, merge(*notes)
+        # After the verdicts: a ? still there is an open dispute, and nothing shows whose.
+        blinded = blind_rows(event.rulebook, rows)
+        rows, questions = blinded.rows, blinded.questions
+        if blinded.notes:
+            notes.append(blinded.notes)
+    return rows, merge(*notes) if notes else {}, questions
 
 
 @dataclass(frozen=True)
@@ -348,6 +359,7 @@ class RoundRows:
     results: list[Result]
     rows: list[RawRow]
     notes: Notes
+    under_appeal: tuple[int, ...] = ()  # a tour's questions with an open dispute
 
 
 def rounds_rows(
@@ -372,8 +384,10 @@ def rounds_rows(
     made = {}
     for number, moment in at.items():
         rulings = recorded.in_force(moment)
-        rows, notes = _entry_rows(event, the_stage, number, current[number], rulings, numbers)
-        made[number] = RoundRows(current[number], rows, notes)
+        rows, notes, questions = _entry_rows(
+            event, the_stage, number, current[number], rulings, numbers
+        )
+        made[number] = RoundRows(current[number], rows, notes, questions)
     return made
 
 

@@ -9,13 +9,14 @@ Vocabulary:
   the tour, with how the fee was paid. Anyone else gets 404. After filing: the confirmation with
   the appeal's number, when filing closes and when the verdict is due.
 - overview: the staff's list of every appeal with its team, fee receipt, state and due date
-  (warned first), the disputed answers still open, and the jury with the organizer's form to
-  appoint a member. Staff only.
+  (warned first), the disputed answers still open (by tour and question, never the team), and
+  the jury with the organizer's form to appoint a member. Staff only.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from typing import Any
 
 from django.contrib import messages
@@ -234,12 +235,15 @@ def _rows(event: Event, now: dt.datetime) -> list[dict[str, Any]]:
 
 
 def _disputes(event: Event) -> list[dict[str, Any]]:
+    """The open disputed answers by tour and question, counted: never the team, which only
+    the recorded sheet shows (``podium.web.selectors.disputes``)."""
     found = []
     for stage in tour_stages(event):
         rounds = disputes_by_round(event, stage, played_rounds(event, stage))
         for number, disputes in rounds.items():
-            for d in disputes:
-                found.append({"dispute": d, "tour": tour_title(event, stage.key, number)})
+            counted = Counter(d.question for d in disputes)
+            tour = tour_title(event, stage.key, number)
+            found += [{"tour": tour, "question": q, "count": n} for q, n in sorted(counted.items())]
     return found
 
 
