@@ -337,7 +337,9 @@ def test_the_entry_screen_still_shows_the_disputed_mark(club: Any) -> None:
     )
     assert re.search(rf'name="e{volki.pk}-mask" value="11111110000\?000"', console)
     cards = dict(
-        re.findall(r'<h3><span>#\d (\w+)</span></h3>\s*<p class="score">([^<]+)</p>', console)
+        re.findall(
+            r'<h3><span>#\d <bdi>(\w+)</bdi></span></h3>\s*<p class="score">([^<]+)</p>', console
+        )
     )
     assert cards["Volki"] == cards["Bobry"] == "7 q"
     # A scoring token reads back the results it writes as recorded (a client that corrects a
