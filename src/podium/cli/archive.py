@@ -9,6 +9,7 @@ measured before it is decoded) and its rows checked before anything is written.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -51,10 +52,11 @@ def import_event(
 
     try:
         with archive.open("rb") as file:
-            data = file.read(limits.ARCHIVE_MAX_BYTES + 1)  # never more than the cap
-        if len(data) > limits.ARCHIVE_MAX_BYTES:
-            cap = limits.megabytes(limits.ARCHIVE_MAX_BYTES)
-            raise ValueError(f"larger than {cap} MB, the most Podium reads")
+            size = os.fstat(file.fileno()).st_size
+            if size > limits.ARCHIVE_MAX_BYTES:  # refused unread
+                cap = limits.megabytes(limits.ARCHIVE_MAX_BYTES)
+                raise ValueError(f"larger than {cap} MB, the most Podium reads")
+            data = file.read(size)
         document = limits.loads(data, limits.ARCHIVE_MAX_DEPTH)
     except (OSError, ValueError) as exc:  # JSON, UTF-8, too deep or too large: all ValueErrors
         typer.echo(f"podium: {archive}: cannot read the archive: {exc}", err=True)

@@ -67,10 +67,15 @@ class RulebookLoader(yaml.SafeLoader):
         self.total = 0
         self.sizes: dict[int, int] = {}
 
-    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node:
+    def _line(self) -> int:
+        event: yaml.Event = self.peek_event()  # type: ignore[no-untyped-call]
+        mark = event.start_mark
+        return int(mark.line) + 1 if mark is not None else 0
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         if self.check_event(yaml.AliasEvent):
-            line = self.peek_event().start_mark.line + 1
-            node: yaml.Node = super().compose_node(parent, index)  # type: ignore[misc]
+            line = self._line()
+            node = super().compose_node(parent, index)
             size = self.sizes.get(id(node))
             if size is None:  # the anchor's node is still being composed: it contains itself
                 raise LimitError("an alias refers to the value that contains it (a cycle)", line)
@@ -79,13 +84,12 @@ class RulebookLoader(yaml.SafeLoader):
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise LimitError(
-                f"nested deeper than {MAX_DEPTH} levels; a rulebook needs far fewer",
-                self.peek_event().start_mark.line + 1,
+                f"nested deeper than {MAX_DEPTH} levels; a rulebook needs far fewer", self._line()
             )
         before = self.total
-        node = super().compose_node(parent, index)  # type: ignore[misc]
+        node = super().compose_node(parent, index)
         self.depth -= 1
-        self._grow(1, node.start_mark.line + 1)
+        self._grow(1, node.start_mark.line + 1 if node is not None else 0)
         self.sizes[id(node)] = self.total - before
         return node
 
@@ -133,7 +137,10 @@ def preset_text(name: str) -> str:
 
 
 def too_large(size: int, filename: str) -> RulebookError:
-    msg = f"the rulebook is {size / 1024:,.0f} KB; Podium reads rulebooks of up to {MAX_BYTES // 1024} KB"
+    msg = (
+        f"the rulebook is {size / 1024:,.0f} KB; "
+        f"Podium reads rulebooks of up to {MAX_BYTES // 1024} KB"
+    )
     return RulebookError([RulebookProblem(filename, None, "", msg)])
 
 
@@ -163,7 +170,9 @@ def load(source: str | Path) -> Rulebook:
 
 
 def parse(text: str, filename: str = "<rulebook>") -> Rulebook:
-    size = len(text.encode("utf-8", "replace"))
+    # More characters than the limit is too large whatever they are, and is not copied to
+    # be measured; otherwise the bytes count (a Cyrillic letter is two).
+    size = len(text) if len(text) > MAX_BYTES else len(text.encode("utf-8", "replace"))
     if size > MAX_BYTES:
         raise too_large(size, filename)
     loader = RulebookLoader(text)
