@@ -242,7 +242,7 @@ def _csv(text: str) -> list[tuple[int, list[str]]]:
     table: list[tuple[int, list[str]]] = []
     try:
         for record in reader:
-            table.append((reader.line_num, record[: MAX_COLUMNS + 1]))
+            table.append((reader.line_num, record))
             long = next((i for i, cell in enumerate(record) if len(cell) > MAX_CELL_CHARS), None)
             if long is not None:
                 raise FileRefused(
