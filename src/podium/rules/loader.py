@@ -36,6 +36,7 @@ BOOL_TAG = "tag:yaml.org,2002:bool"
 MAX_BYTES = 256 * 1024
 MAX_DEPTH = 50
 MAX_NODES = 50_000
+DEEP = f"nested deeper than {MAX_DEPTH} levels; a rulebook needs far fewer"
 # Problems reported at most: each is located by a walk of the document, so thousands of
 # unknown settings would cost time for a list nobody reads to its end.
 MAX_PROBLEMS = 50
@@ -50,7 +51,28 @@ class LimitError(yaml.YAMLError):
         self.line = line
 
 
-class RulebookLoader(yaml.SafeLoader):
+if yaml.__with_libyaml__:
+
+    class _Loader(
+        yaml.composer.Composer,
+        yaml._yaml.CParser,
+        yaml.constructor.SafeConstructor,
+        yaml.resolver.Resolver,
+    ):
+        """LibYAML's scanner and parser (ten times faster than Python's, and without
+        recursion), with Python's composer, so the limits are counted as nodes are made."""
+
+        def __init__(self, stream: str) -> None:
+            yaml._yaml.CParser.__init__(self, stream)
+            yaml.composer.Composer.__init__(self)
+            yaml.constructor.SafeConstructor.__init__(self)
+            yaml.resolver.Resolver.__init__(self)
+
+else:  # pragma: no cover - PyYAML built without LibYAML
+    _Loader = yaml.SafeLoader  # type: ignore[misc,assignment]
+
+
+class RulebookLoader(_Loader):
     """YAML 1.2 booleans (only ``true`` and ``false``), and the limits of the vocabulary.
 
     YAML 1.1 also reads ``on``, ``off``, ``yes`` and ``no`` as booleans, which would turn the
@@ -68,8 +90,8 @@ class RulebookLoader(yaml.SafeLoader):
         self.sizes: dict[int, int] = {}
 
     def _line(self) -> int:
-        event: yaml.Event = self.peek_event()  # type: ignore[no-untyped-call]
-        mark = event.start_mark
+        event = self.peek_event()
+        mark = event.start_mark if event is not None else None
         return int(mark.line) + 1 if mark is not None else 0
 
     def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
@@ -83,9 +105,7 @@ class RulebookLoader(yaml.SafeLoader):
             return node
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise LimitError(
-                f"nested deeper than {MAX_DEPTH} levels; a rulebook needs far fewer", self._line()
-            )
+            raise LimitError(DEEP, self._line())
         before = self.total
         node = super().compose_node(parent, index)
         self.depth -= 1
@@ -186,6 +206,8 @@ def parse(text: str, filename: str = "<rulebook>") -> Rulebook:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc)
+        if problem == "exceeded maximum nesting depth":  # LibYAML's own bound, met first
+            raise RulebookError([RulebookProblem(filename, line, "", DEEP)]) from None
         raise RulebookError(
             [RulebookProblem(filename, line, "", f"not valid YAML: {problem}")]
         ) from None
