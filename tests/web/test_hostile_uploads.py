@@ -473,3 +473,20 @@ def test_the_api_refuses_a_body_nested_200000_deep_unread(cz: Any, bounded: Any)
 def test_an_ordinary_api_body_still_reaches_the_api(cz: Any) -> None:
     response = Client().post(RESULTS, {"entry": 1}, content_type="application/json")
     assert response.status_code == 401  # the token is asked for, as before
+
+
+def test_django_form_caps_are_named(make_user: Any, bounded: Any) -> None:
+    client = signed_in(make_user("alice"))
+    assert client.get("/organize/new/").status_code == 200  # warmed up: the post is timed
+    before = counts()
+    many = bounded(lambda: client.post("/organize/new/", {f"f{i}": "x" for i in range(1001)}))
+    assert many.status_code == 400
+    assert "The form sends more than 1000 fields, the most Podium accepts." in (
+        many.content.decode()
+    )
+    large = bounded(lambda: client.post("/organize/new/", FORM | {"venue": "x" * 2_700_000}))
+    assert large.status_code == 413
+    assert "The form&#x27;s fields (without its files) are larger than 2.5 MB" in (
+        large.content.decode()
+    )
+    assert counts() == before

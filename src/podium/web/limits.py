@@ -8,6 +8,9 @@ Vocabulary:
   empty, never whole.
 - upload cap: the largest file of one kind (a rulebook, an entrants or results table, a ChGK
   JSON file, an event archive), checked against the upload's declared size before it is read.
+- form caps: Django's own, on a form's fields without files (``DATA_UPLOAD_MAX_MEMORY_SIZE``),
+  how many fields and how many files; their refusals get a page naming the cap
+  (``form_limit_page``) instead of a bare "bad request".
 - refusal: 413 with a page (or, under ``/api/``, the API's error body) in the visitor's
   language that names the limit; nothing is read further and nothing is written.
 - JSON depth: how deeply arrays and objects nest. Python's decoder recurses once per level and
@@ -24,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -110,6 +114,31 @@ def _too_deep(request: HttpRequest) -> HttpResponse:
             "refuses it unread."
         ) % {"max": JSON_MAX_DEPTH}
         return JsonResponse(body("bad-request", message, {"request": message}), status=400)
+
+
+def form_limit_page(exception: Any) -> HttpResponse | None:
+    """The page for Django's refusal of a form over one of its caps (fields without files,
+    how many fields, how many files), naming the cap; None for any other bad request."""
+    from podium.web.views.errors import page
+
+    if isinstance(exception, RequestDataTooBig):
+        cap = int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+        message = _(
+            "The form's fields (without its files) are larger than %(max)s MB, the most Podium "
+            "accepts. Nothing was saved."
+        ) % {"max": megabytes(cap)}
+        return page(413, _("Too large"), message)
+    if isinstance(exception, TooManyFieldsSent):
+        message = _(
+            "The form sends more than %(max)d fields, the most Podium accepts. Nothing was saved."
+        ) % {"max": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS}
+        return page(400, _("Too large"), message)
+    if isinstance(exception, TooManyFilesSent):
+        message = _(
+            "The form sends more than %(max)d files, the most Podium accepts. Nothing was saved."
+        ) % {"max": settings.DATA_UPLOAD_MAX_NUMBER_FILES}
+        return page(400, _("Too large"), message)
+    return None
 
 
 def body_limits(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[..., Any]:
