@@ -108,11 +108,15 @@ def refused_import(path: Path, bounded: Any) -> str:
     [
         (
             lambda d: d["results"][0].update(cells="abc"),
-            "results[0].cells: expected an object of texts or numbers",
+            "results[0].cells: expected an object of texts",
         ),
         (
             lambda d: d["results"][0].update(cells={"time": ["1:02:03"]}),
-            "results[0].cells: expected an object of texts or numbers",
+            "results[0].cells: expected an object of texts",
+        ),
+        (
+            lambda d: d["results"][0].update(cells={"time": 3723}),
+            "results[0].cells: expected an object of texts",
         ),
         (lambda d: d.update(results="abc"), "results: expected a list"),
         (lambda d: d["results"].append(5), "results[1]: expected an object"),
@@ -127,8 +131,8 @@ def refused_import(path: Path, bounded: Any) -> str:
         (lambda d: d["event"].update(rulebook_text=None), "event.rulebook_text: expected a value"),
     ],
     ids=[
-        "cells-string", "cells-nested", "kind-string", "row-number", "int-text", "int-huge",
-        "choice", "date", "reference", "rulebook-null",
+        "cells-string", "cells-nested", "cells-number", "kind-string", "row-number", "int-text",
+        "int-huge", "choice", "date", "reference", "rulebook-null",
     ],
 )  # fmt: skip
 def test_import_event_refuses_a_wrong_shape_by_its_path(
@@ -165,10 +169,28 @@ def test_import_event_refuses_a_file_over_its_cap_unread(
     )
 
 
-def test_the_same_archive_imports_when_it_is_sound(archive: dict[str, Any], tmp_path: Path) -> None:
+@pytest.mark.parametrize("time", ["1:02:03", "abc", None])
+def test_a_sound_archive_imports_and_its_standings_answer(
+    archive: dict[str, Any], time: str | None, tmp_path: Path
+) -> None:
+    """Text a referee could have typed, even text the engine cannot read, is a problem the
+    standings show, never a 500."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from podium.web.models import EventRole
+
+    archive["results"][0]["cells"] = {"time": time}
     path = tmp_path / "archive.json"
     path.write_text(json.dumps(archive), encoding="utf-8")
     done = run("import-event", str(path), "--slug", "copy")
     assert done.exit_code == 0, done.output
     copy = Event.objects.get(slug="copy")
-    assert ResultRow.objects.get(event=copy).cells == {"time": "1:02:03"}
+    assert ResultRow.objects.get(event=copy).cells == {"time": time}
+    head = get_user_model().objects.create_user("head")
+    EventRole.objects.create(event=copy, user=head, role=EventRole.Role.ORGANIZER)
+    client = Client()
+    client.force_login(head)
+    stage = copy.rulebook.stages[0].key
+    assert client.get(f"/standings/copy/{stage}/").status_code == 200
+    assert client.get(f"/export/copy/standings/{stage}/1.csv").status_code == 200

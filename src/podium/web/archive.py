@@ -24,7 +24,7 @@ Vocabulary:
   keys (or user names), numbers fit their columns, dates parse, choices are known, and the
   JSON fields hold what the engine reads (``results[].cells`` an object of texts); the first
   row that does not is refused by its path, e.g. ``results[3].cells: expected an object of
-  texts or numbers``. The archive file itself is read with the limits of
+  texts``. The archive file itself is read with the limits of
   ``podium.web.limits`` (its size, and its nesting before it is decoded).
 - left out: API tokens (secrets belong to one installation) and the club's question database
   imported from earlier packets (it belongs to the club, not to one event); everything else is
@@ -247,10 +247,11 @@ def _check(document: Any) -> None:
 
 
 # The JSON fields and what each holds (the engine reads them as such after an import).
-SCALARS = (str, int, float, bool, type(None))
+# A result's cells are texts as typed (the engine parses them; a number or a boolean there
+# would fail the standings).
 JSON_SHAPES: dict[tuple[str, str], tuple[str, Any]] = {
-    ("results", "cells"): ("an object of texts or numbers", lambda v: _scalar_map(v)),
-    ("second_entries", "cells"): ("an object of texts or numbers", lambda v: _scalar_map(v)),
+    ("results", "cells"): ("an object of texts", lambda v: _texts(v)),
+    ("second_entries", "cells"): ("an object of texts", lambda v: _texts(v)),
     ("results", "detail"): ("an object", lambda v: isinstance(v, dict)),
     ("second_entries", "differences"): ("a list", lambda v: isinstance(v, list)),
     ("draws", "result"): ("an object", lambda v: isinstance(v, dict)),
@@ -261,8 +262,8 @@ JSON_SHAPES: dict[tuple[str, str], tuple[str, Any]] = {
 INTEGER_RANGE = (-(2**63), 2**63 - 1)  # the widest column; narrower ones are checked below
 
 
-def _scalar_map(value: Any) -> bool:
-    return isinstance(value, dict) and all(isinstance(v, SCALARS) for v in value.values())
+def _texts(value: Any) -> bool:
+    return isinstance(value, dict) and all(v is None or isinstance(v, str) for v in value.values())
 
 
 def _expected(kind: str, field: models.Field[Any, Any], value: Any) -> str | None:
