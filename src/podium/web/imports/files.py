@@ -159,10 +159,11 @@ def _utf16(data: bytes) -> str | None:
 
 
 def _binary(data: bytes) -> bool:
-    """NUL bytes, or more than 1 % of control bytes, in the first 4 KB: no table's text."""
+    """NUL bytes, or more than 1 % of control bytes, in the first 4 KB: no table's text (one
+    stray byte, such as an old editor's end-of-file mark, is forgiven)."""
     sample = data[:4096]
     control = sum(b < 32 and b not in b"\t\r\n\x0c" for b in sample)
-    return b"\x00" in sample or control > len(sample) // 100
+    return b"\x00" in sample or control > max(1, len(sample) // 100)
 
 
 def decode(data: bytes) -> tuple[str, str]:
