@@ -231,6 +231,8 @@ def test_a_binary_file_is_refused_as_such(data: bytes, bounded: Any) -> None:
 def test_one_stray_control_byte_is_not_binary() -> None:
     read = read_upload("e.csv", b"Name,Surname\nJana,Nova\n\x1a")  # an old editor's end mark
     assert read.rows == ((2, ("Jana", "Nova")),)
+    read = read_upload("e.csv", b"Name,Surname\nJana,No\x07va\n")
+    assert read.rows == ((2, ("Jana", "No\x07va")),)  # read; the import judges its text
 
 
 def test_csv_cells_over_the_budget_are_refused_by_row(bounded: Any) -> None:

@@ -160,7 +160,7 @@ def _utf16(data: bytes) -> str | None:
 
 def _binary(data: bytes) -> bool:
     """NUL bytes, or more than 1 % of control bytes, in the first 4 KB: no table's text (one
-    stray byte, such as an old editor's end-of-file mark, is forgiven)."""
+    stray byte is forgiven)."""
     sample = data[:4096]
     control = sum(b < 32 and b not in b"\t\r\n\x0c" for b in sample)
     return b"\x00" in sample or control > max(1, len(sample) // 100)
@@ -168,6 +168,7 @@ def _binary(data: bytes) -> bool:
 
 def decode(data: bytes) -> tuple[str, str]:
     """The text of a CSV file and a note on how it was read ("" for UTF-8)."""
+    data = data.removesuffix(b"\x1a")  # the end-of-file mark of old DOS editors: not a value
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         # Excel's "Unicode text" is UTF-16 with a byte-order mark: nothing to guess.
         try:
