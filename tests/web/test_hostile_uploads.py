@@ -497,3 +497,20 @@ def test_django_form_caps_are_named(make_user: Any, bounded: Any) -> None:
         large.content.decode()
     )
     assert counts() == before
+
+
+def test_unclosed_strings_do_not_slow_the_nesting_scan(cz: Any, bounded: Any) -> None:
+    """'"\\' repeated: a string pattern that could fail and restart at every quote would take
+    minutes on this 600 KB body; the scan is linear and the API answers that it is not JSON."""
+    body = '"\\' * 300_000
+    assert Client().get("/api/events").status_code == 200  # warmed up: the post is timed
+    response = bounded(lambda: Client().post(RESULTS, body, content_type="application/json"))
+    assert response.status_code in (400, 401)
+    assert response.json()["code"] in ("bad-request", "unauthorized")
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
+    from podium.web.limits import json_depth
+
+    assert json_depth(json.dumps({"a": ["[[[", {"b": '"]]\\'}]}).encode()) == 3
+    assert json_depth(b'["a]\\"[", [[1]], "x\\\\"]') == 3

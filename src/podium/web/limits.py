@@ -42,8 +42,10 @@ JSON_MAX_DEPTH = 32
 ARCHIVE_MAX_DEPTH = 64
 
 # Strings go first, so that a bracket inside a name does not count; what is left of the text
-# is only its brackets, one byte each, walked once.
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+# is only its brackets, one byte each, walked once. An unclosed string runs to the end (the
+# closing quote is optional), so the pattern never fails and restarts: linear, even for
+# '"\' repeated a million times.
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
 _NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
 
 
