@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import zipfile
 from typing import Any
 
@@ -127,17 +128,27 @@ def test_a_highly_compressed_part_is_refused_as_a_zip_bomb(bounded: Any) -> None
 
 def test_cells_beyond_the_budget_are_refused_by_the_streaming_reader(bounded: Any) -> None:
     # Stored, not compressed: only the cell budget stands between the file and the server.
-    data = workbook(sheet(HEADER + b'<row r="2">' + b"<c/>" * 500_001 + b"</row>"), stored=True)
+    data = workbook(sheet(HEADER + b'<row r="2">' + b"<c/>" * 200_001 + b"</row>"), stored=True)
     assert len(data) < 2 * 1024 * 1024
     assert refused(data, bounded) == (
-        "The worksheet “Entrants” has more than 500,000 cells (row 2); Podium reads smaller "
+        "The worksheet “Entrants” has more than 200,000 cells (row 2); Podium reads smaller "
         "tables. Delete the empty or unused cells."
     )
 
 
 def test_a_flood_of_xml_elements_is_refused(bounded: Any) -> None:
-    data = workbook(sheet(HEADER + b"<x/>" * 500_000), stored=True)
-    # Under the element budget (2,000,000): read in full, and it holds no entrant.
+    # Random tags pack about ten times: past the zip's ratio bound, into the element budget.
+    tags = [f"<{t}/>".encode() for t in "abcdefgh"]
+    flood = b"".join(random.Random(12).choices(tags, k=1_100_000))
+    data = workbook(sheet(HEADER + flood))
+    assert len(data) < 2 * 1024 * 1024
+    assert refused(data, bounded) == (
+        "The workbook has more than 1,000,000 XML elements (in xl/worksheets/sheet1.xml)."
+    )
+
+
+def test_elements_within_the_budget_are_read(bounded: Any) -> None:
+    data = workbook(sheet(HEADER + b"<x/>" * 300_000), stored=True)
     assert refused(data, bounded) == "The file has a header but no rows."
 
 

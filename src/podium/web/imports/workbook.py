@@ -9,9 +9,10 @@ Vocabulary:
   than ``MAX_RATIO`` times (a zip bomb). Python's zip reader never inflates a part past the
   size its directory declares, so the declared sizes hold.
 - cell budget: at most ``MAX_CELLS`` cells (written ones, empty or not) and ``MAX_ELEMENTS``
-  XML elements in a part, ``MAX_CELL_CHARS`` characters in one cell, and ``MAX_TEXT``
-  characters of shared strings. A worksheet's ``<dimension>`` is never read: a row holds only
-  the cells it writes, so an empty sheet that declares A1:XFD1048576 costs nothing.
+  XML elements in the whole workbook (so that many parts cannot add up),
+  ``MAX_CELL_CHARS`` characters in one cell, and ``MAX_TEXT`` characters of shared strings.
+  A worksheet's ``<dimension>`` is never read: a row holds only the cells it writes, so an
+  empty sheet that declares A1:XFD1048576 costs nothing.
 - rows: ``(row number, cells as text)`` for the rows that hold a value, cells from column A to
   the row's last value (at most ``max_columns``); reading stops after ``max_rows`` such rows.
 - probe: reading a later worksheet only until its first value, to name it in the preview.
@@ -34,8 +35,10 @@ from openpyxl.utils.datetime import MAC_EPOCH, WINDOWS_EPOCH, from_excel
 MAX_PARTS = 1000
 MAX_UNZIPPED = 40 * 1024 * 1024
 MAX_RATIO = 200  # a real worksheet inflates 5–30 times; a zip bomb a thousand
-MAX_CELLS = 500_000
-MAX_ELEMENTS = 2_000_000
+# 5,000 rows of 40 columns; each cell is 2–4 elements, and expat with these handlers reads
+# about a million elements a second on a busy core.
+MAX_CELLS = 200_000
+MAX_ELEMENTS = 1_000_000
 MAX_CELL_CHARS = 10_000
 MAX_TEXT = 10_000_000
 CHUNK = 64 * 1024
@@ -76,14 +79,22 @@ def _local(name: str) -> str:
     return name.rpartition(":")[2]
 
 
+class _Source:
+    """The open zip and what is left of the workbook's budgets, shared by all its parts."""
+
+    def __init__(self, book: zipfile.ZipFile) -> None:
+        self.zip = book
+        self.elements_left = MAX_ELEMENTS
+        self.cells_left = MAX_CELLS
+
+
 class _Part:
     """Streams one part through expat, calling ``start``/``end`` with local names and
     collecting character data only while ``collecting`` (bounded by ``MAX_CELL_CHARS``)."""
 
-    def __init__(self, book: zipfile.ZipFile, name: str) -> None:
-        self.book = book
+    def __init__(self, source: _Source, name: str) -> None:
+        self.source = source
         self.name = name
-        self.elements = 0
         self.collecting = False
         self.text: list[str] = []
         self.chars = 0
@@ -94,10 +105,10 @@ class _Part:
     def end(self, name: str) -> None: ...
 
     def _start(self, name: str, attrs: dict[str, str]) -> None:
-        self.elements += 1
-        if self.elements > MAX_ELEMENTS:
+        self.source.elements_left -= 1
+        if self.source.elements_left < 0:
             raise WorkbookRefused(
-                _("The workbook's part %(part)s has more than %(max)s XML elements.")
+                _("The workbook has more than %(max)s XML elements (in %(part)s).")
                 % {"part": self.name, "max": f"{MAX_ELEMENTS:,}"}
             )
         self.start(_local(name), attrs)
@@ -130,7 +141,7 @@ class _Part:
         parser.EntityDeclHandler = self._doctype
         parser.buffer_text = True
         try:
-            with self.book.open(self.name) as stream:
+            with self.source.zip.open(self.name) as stream:
                 while chunk := stream.read(CHUNK):
                     parser.Parse(chunk, False)
                 parser.Parse(b"", True)
@@ -151,8 +162,8 @@ def _attr(attrs: dict[str, str], local: str) -> str | None:
 
 
 class _Relations(_Part):
-    def __init__(self, book: zipfile.ZipFile, name: str) -> None:
-        super().__init__(book, name)
+    def __init__(self, source: _Source, name: str) -> None:
+        super().__init__(source, name)
         self.targets: dict[str, str] = {}
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
@@ -164,8 +175,8 @@ class _Relations(_Part):
 
 
 class _Book(_Part):
-    def __init__(self, book: zipfile.ZipFile, name: str) -> None:
-        super().__init__(book, name)
+    def __init__(self, source: _Source, name: str) -> None:
+        super().__init__(source, name)
         self.sheets: list[tuple[str, str]] = []  # (title, relation id)
         self.date1904 = False
 
@@ -179,8 +190,8 @@ class _Book(_Part):
 class _Strings(_Part):
     """The shared strings; one over ``MAX_CELL_CHARS`` is kept as None (refused when used)."""
 
-    def __init__(self, book: zipfile.ZipFile, name: str) -> None:
-        super().__init__(book, name)
+    def __init__(self, source: _Source, name: str) -> None:
+        super().__init__(source, name)
         self.strings: list[str | None] = []
         self.total = 0
         self.phonetic = 0
@@ -215,8 +226,8 @@ class _Strings(_Part):
 class _Styles(_Part):
     """Which cell styles show a date (and which a duration), by their number formats."""
 
-    def __init__(self, book: zipfile.ZipFile, name: str) -> None:
-        super().__init__(book, name)
+    def __init__(self, source: _Source, name: str) -> None:
+        super().__init__(source, name)
         self.formats: dict[int, str] = dict(BUILTIN_FORMATS)
         self.styles: list[str] = []
         self.in_cell_xfs = False
@@ -240,19 +251,17 @@ class _Sheet(_Part):
 
     def __init__(
         self,
-        book: zipfile.ZipFile,
+        source: _Source,
         name: str,
         title: str,
         value: Callable[[str, str | None, str | None, str], str],
-        cells_left: int,
         max_rows: int,
         max_columns: int,
         probe: bool,
     ) -> None:
-        super().__init__(book, name)
+        super().__init__(source, name)
         self.title = title
         self.value = value
-        self.cells_left = cells_left
         self.max_rows = max_rows
         self.max_columns = max_columns
         self.probe = probe
@@ -269,8 +278,8 @@ class _Sheet(_Part):
             self.row_number = int(given) if given.isdigit() else self.row_number + 1
             self.row, self.column = {}, -1
         elif name == "c":
-            self.cells_left -= 1
-            if self.cells_left < 0:
+            self.source.cells_left -= 1
+            if self.source.cells_left < 0:
                 raise WorkbookRefused(
                     _(
                         "The worksheet “%(sheet)s” has more than %(max)s cells (row %(row)d); "
@@ -366,31 +375,31 @@ def read(data: bytes, max_rows: int, max_columns: int) -> tuple[str, Table, list
     ``KeyError`` errors for a file that is no workbook."""
     with zipfile.ZipFile(io.BytesIO(data)) as book:
         _check_zip(book)
+        source = _Source(book)
         names = set(book.namelist())
-        root = _Relations(book, "_rels/.rels")
+        root = _Relations(source, "_rels/.rels")
         if root.name in names:
             root.run()
         book_name = next(
             (t for t in root.targets.values() if t.endswith("workbook.xml")), "xl/workbook.xml"
         )
-        workbook = _Book(book, book_name)
+        workbook = _Book(source, book_name)
         workbook.run()
         base = posixpath.dirname(book_name)
         relations = _Relations(
-            book, posixpath.join(base, "_rels", posixpath.basename(book_name) + ".rels")
+            source, posixpath.join(base, "_rels", posixpath.basename(book_name) + ".rels")
         )
         relations.run()
-        strings = _Strings(book, posixpath.join(base, "sharedStrings.xml"))
+        strings = _Strings(source, posixpath.join(base, "sharedStrings.xml"))
         if strings.name in names:
             strings.run()
-        styles = _Styles(book, posixpath.join(base, "styles.xml"))
+        styles = _Styles(source, posixpath.join(base, "styles.xml"))
         if styles.name in names:
             styles.run()
         if not workbook.sheets:
             raise WorkbookRefused(_("The workbook has no worksheet."))
         calendar = MAC_EPOCH if workbook.date1904 else WINDOWS_EPOCH
         converter = _Values(strings.strings, styles.styles, calendar)
-        cells_left = MAX_CELLS
         found: tuple[str, Table, int] | None = None
         others: list[str] = []
         for index, (title, rid) in enumerate(workbook.sheets):
@@ -398,11 +407,10 @@ def read(data: bytes, max_rows: int, max_columns: int) -> tuple[str, Table, list
             if path is None or path not in names:
                 continue  # a chart sheet or a dangling reference: no cells to read
             sheet = _Sheet(
-                book, path, title, converter.text, cells_left, max_rows, max_columns,
+                source, path, title, converter.text, max_rows, max_columns,
                 probe=found is not None,
             )  # fmt: skip
             sheet.run()
-            cells_left = sheet.cells_left
             if found is None:
                 if sheet.table:
                     found = (title, sheet.table, index)
