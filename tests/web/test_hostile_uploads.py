@@ -488,6 +488,13 @@ def test_the_api_refuses_a_body_nested_200000_deep_unread(cz: Any, bounded: Any)
     assert counts() == before
 
 
+def test_a_deep_api_body_is_refused_whatever_its_declared_type(cz: Any) -> None:
+    body = "[" * 200_000 + "]" * 200_000
+    response = Client().post(RESULTS, body, content_type="text/plain")
+    assert response.status_code == 400
+    assert response.json()["code"] == "bad-request"
+
+
 def test_an_ordinary_api_body_still_reaches_the_api(cz: Any) -> None:
     response = Client().post(RESULTS, {"entry": 1}, content_type="application/json")
     assert response.status_code == 401  # the token is asked for, as before
