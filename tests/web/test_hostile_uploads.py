@@ -453,6 +453,10 @@ def test_a_body_over_the_cap_is_refused_before_it_is_read(make_user: Any, bounde
     assert (
         "Požadavek má 50 MB; Podium zde přijme nejvýše 3 MB. Nic nebylo načteno ani uloženo."
     ) in declared.content.decode()
+    italian = client.post("/it/organize/new/", FORM, CONTENT_LENGTH=str(50 * 1024 * 1024))
+    assert "La richiesta è di 50 MB; qui Podium accetta al massimo 3 MB." in (
+        italian.content.decode()
+    )
     real = bounded(lambda: new_event(client, "rulebook.yaml", b"#" * (4 * 1024 * 1024)))
     assert real.status_code == 413
     assert "The request is 4 MB; Podium accepts at most 3 MB here." in real.content.decode()

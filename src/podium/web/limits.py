@@ -93,11 +93,17 @@ def megabytes(size: int) -> str:
     return f"{size / MB:.1f}".removesuffix(".0")
 
 
+def _language(request: HttpRequest) -> str:
+    # Refused before LocaleMiddleware runs: the language its way (address prefix, cookie,
+    # Accept-Language).
+    return translation.get_language_from_request(request, check_path=True)
+
+
 def _too_large(request: HttpRequest, size: int, cap: int) -> HttpResponse:
     from podium.web.api.errors import body
     from podium.web.views.errors import page
 
-    with translation.override(translation.get_language_from_request(request)):
+    with translation.override(_language(request)):
         message = _(
             "The request is %(size)s MB; Podium accepts at most %(max)s MB here. Nothing was "
             "read or saved."
@@ -110,7 +116,7 @@ def _too_large(request: HttpRequest, size: int, cap: int) -> HttpResponse:
 def _too_deep(request: HttpRequest) -> HttpResponse:
     from podium.web.api.errors import body
 
-    with translation.override(translation.get_language_from_request(request)):
+    with translation.override(_language(request)):
         message = _(
             "The JSON body nests arrays and objects more than %(max)d levels deep; Podium "
             "refuses it unread."
