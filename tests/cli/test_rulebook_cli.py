@@ -138,7 +138,9 @@ def test_check_broken_yaml(tmp_path: Path) -> None:
     path.write_text("key: demo\ntitle: Demo: again\n", "utf-8")
     result = run("check", str(path))
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == f"{path}:2: not valid YAML: mapping values are not allowed here\n"
+    assert result.stderr == (
+        f"{path}:2: not valid YAML: mapping values are not allowed in this context\n"
+    )
 
 
 @pytest.mark.parametrize("name", loader.PRESETS)

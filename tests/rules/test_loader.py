@@ -55,13 +55,13 @@ def test_the_demo_is_valid() -> None:
 
 def test_broken_yaml_names_the_line() -> None:
     assert problems("key: demo\ntitle: Demo: again\n") == [
-        "demo.yaml:2: not valid YAML: mapping values are not allowed here"
+        "demo.yaml:2: not valid YAML: mapping values are not allowed in this context"
     ]
 
 
 def test_unclosed_list_names_the_line_where_yaml_gave_up() -> None:
     assert problems("key: demo\ntitle: [Demo\nlanguage: en\n") == [
-        "demo.yaml:3: not valid YAML: expected ',' or ']', but got ':'"
+        "demo.yaml:3: not valid YAML: did not find expected ',' or ']'"
     ]
 
 

@@ -2,12 +2,14 @@
 event (see ``podium.web.archive``), written to or read from the database in ``DATABASE_URL``
 (SQLite in ``var/`` by default).
 
-Problems exit with status 2 and one line on standard error; nothing is half-imported.
+Problems exit with status 2 and one line on standard error; nothing is half-imported. The
+archive is read within ``podium.web.limits`` (at most ``ARCHIVE_MAX_BYTES``, its nesting
+measured before it is decoded) and its rows checked before anything is written.
 """
 
 from __future__ import annotations
 
-import json
+import os
 import sys
 from pathlib import Path
 
@@ -45,11 +47,18 @@ def import_event(
 ) -> None:
     """Create an event from an archive, with everything it holds (all or nothing)."""
     django_ready()
+    from podium.web import limits
     from podium.web.archive import ArchiveError, import_event
 
     try:
-        document = json.loads(archive.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        with archive.open("rb") as file:
+            size = os.fstat(file.fileno()).st_size
+            if size > limits.ARCHIVE_MAX_BYTES:  # refused unread
+                cap = limits.megabytes(limits.ARCHIVE_MAX_BYTES)
+                raise ValueError(f"larger than {cap} MB, the most Podium reads")
+            data = file.read(size)
+        document = limits.loads(data, limits.ARCHIVE_MAX_DEPTH)
+    except (OSError, ValueError) as exc:  # JSON, UTF-8, too deep or too large: all ValueErrors
         typer.echo(f"podium: {archive}: cannot read the archive: {exc}", err=True)
         raise typer.Exit(2) from None
     try:

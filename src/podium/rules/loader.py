@@ -4,6 +4,11 @@ Vocabulary:
 - preset: a rulebook shipped in the package, named by its key (``cz-jigsaw``…).
 - source: what a rulebook was read from: a preset name or a file path.
 - rulebook error: every problem found in one document, each as ``file:line: field.path: message``.
+- limits: what the loader refuses before building anything, so that a hostile document cannot
+  hang or exhaust a server: more than ``MAX_BYTES`` of text, nesting deeper than ``MAX_DEPTH``,
+  or more than ``MAX_NODES`` settings and values once every alias is expanded (the "billion
+  laughs" of nested aliases). All three are counted while the document is composed, in time
+  linear in its text; each is one problem that names the rule and the line.
 """
 
 from __future__ import annotations
@@ -25,13 +30,97 @@ PRESETS = ("cz-jigsaw", "it-puzzle-party", "cba-qualifier", "deti-kolomny")
 
 BOOL_TAG = "tag:yaml.org,2002:bool"
 
+# The shipped presets are 5–22 KB, 7–9 levels deep and under 600 nodes: the limits leave a
+# rulebook ten times larger room, and refuse long before Python's recursion limit (1000 frames,
+# two per level of YAML) or the memory of an expanded alias bomb.
+MAX_BYTES = 256 * 1024
+MAX_DEPTH = 50
+MAX_NODES = 50_000
+DEEP = f"nested deeper than {MAX_DEPTH} levels; a rulebook needs far fewer"
+# Problems reported at most: each is located by a walk of the document, so thousands of
+# unknown settings would cost time for a list nobody reads to its end.
+MAX_PROBLEMS = 50
 
-class RulebookLoader(yaml.SafeLoader):
-    """YAML 1.2 booleans: only ``true`` and ``false``.
+
+class LimitError(yaml.YAMLError):
+    """A document over one of the limits (see the vocabulary), at ``line`` when known."""
+
+    def __init__(self, message: str, line: int | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+if yaml.__with_libyaml__:
+
+    class _Loader(
+        yaml.composer.Composer,
+        yaml._yaml.CParser,
+        yaml.constructor.SafeConstructor,
+        yaml.resolver.Resolver,
+    ):
+        """LibYAML's scanner and parser (ten times faster than Python's, and without
+        recursion), with Python's composer, so the limits are counted as nodes are made."""
+
+        def __init__(self, stream: str) -> None:
+            yaml._yaml.CParser.__init__(self, stream)
+            yaml.composer.Composer.__init__(self)
+            yaml.constructor.SafeConstructor.__init__(self)
+            yaml.resolver.Resolver.__init__(self)
+
+else:  # pragma: no cover - PyYAML built without LibYAML
+    _Loader = yaml.SafeLoader  # type: ignore[misc,assignment]
+
+
+class RulebookLoader(_Loader):
+    """YAML 1.2 booleans (only ``true`` and ``false``), and the limits of the vocabulary.
 
     YAML 1.1 also reads ``on``, ``off``, ``yes`` and ``no`` as booleans, which would turn the
     setting ``on:`` (the day an age is taken on) into the key ``True``.
+
+    Depth and expanded size are counted as each node is composed: a node's expanded size is
+    the growth of the running total while it is composed, so an alias adds the size of the
+    node it repeats without walking it again.
     """
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.depth = 0
+        self.total = 0
+        self.sizes: dict[int, int] = {}
+
+    def _line(self) -> int:
+        event = self.peek_event()
+        mark = event.start_mark if event is not None else None
+        return int(mark.line) + 1 if mark is not None else 0
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            line = self._line()
+            node = super().compose_node(parent, index)
+            size = self.sizes.get(id(node))
+            if size is None:  # the anchor's node is still being composed: it contains itself
+                raise LimitError("an alias refers to the value that contains it (a cycle)", line)
+            self._grow(size, line)
+            return node
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise LimitError(DEEP, self._line())
+        before = self.total
+        node = super().compose_node(parent, index)
+        self.depth -= 1
+        self._grow(1, node.start_mark.line + 1 if node is not None else 0)
+        self.sizes[id(node)] = self.total - before
+        return node
+
+    def _grow(self, size: int, line: int) -> None:
+        self.total += size
+        if self.total > MAX_NODES:
+            raise LimitError(
+                f"more than {MAX_NODES:,} settings and values once its aliases are expanded; "
+                "a rulebook needs far fewer (write repeated values out instead of nesting aliases)",
+                line,
+            )
 
 
 RulebookLoader.yaml_implicit_resolvers = {
@@ -67,13 +156,26 @@ def preset_text(name: str) -> str:
     return resources.files("podium.rules").joinpath("presets", f"{name}.yaml").read_text("utf-8")
 
 
+def too_large(size: int, filename: str) -> RulebookError:
+    msg = (
+        f"the rulebook is {size / 1024:,.0f} KB; "
+        f"Podium reads rulebooks of up to {MAX_BYTES // 1024} KB"
+    )
+    return RulebookError([RulebookProblem(filename, None, "", msg)])
+
+
 def load(source: str | Path) -> Rulebook:
     """Load a preset by name, or a rulebook file by path."""
     if isinstance(source, str) and source in PRESETS:
         return parse(preset_text(source), f"preset:{source}")
     path = Path(source)
     try:
-        text = path.read_text("utf-8")
+        with path.open("rb") as file:
+            raw = file.read(MAX_BYTES + 1)  # never more: the size is refused before parsing
+            if len(raw) > MAX_BYTES:
+                file.seek(0, 2)
+                raise too_large(file.tell(), str(source))
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         known = ", ".join(PRESETS)
         msg = f"no such file, and not a preset name (presets: {known})"
@@ -88,16 +190,29 @@ def load(source: str | Path) -> Rulebook:
 
 
 def parse(text: str, filename: str = "<rulebook>") -> Rulebook:
+    # More characters than the limit is too large whatever they are, and is not copied to
+    # be measured; otherwise the bytes count (a Cyrillic letter is two).
+    size = len(text) if len(text) > MAX_BYTES else len(text.encode("utf-8", "replace"))
+    if size > MAX_BYTES:
+        raise too_large(size, filename)
+    loader = RulebookLoader(text)
     try:
-        node = yaml.compose(text, Loader=RulebookLoader)
-        data = yaml.load(text, Loader=RulebookLoader)  # a SafeLoader: builds plain data only
+        node = loader.get_single_node()
+        # Built from the composed (and so already bounded) nodes; a SafeLoader: plain data only.
+        data = loader.construct_document(node) if node is not None else None
+    except LimitError as exc:
+        raise RulebookError([RulebookProblem(filename, exc.line, "", exc.message)]) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc)
+        if problem == "exceeded maximum nesting depth":  # LibYAML's own bound, met first
+            raise RulebookError([RulebookProblem(filename, line, "", DEEP)]) from None
         raise RulebookError(
             [RulebookProblem(filename, line, "", f"not valid YAML: {problem}")]
         ) from None
+    finally:
+        loader.dispose()
     if not isinstance(data, dict):
         msg = "a rulebook is a mapping of settings (key: value), not empty or a list"
         raise RulebookError([RulebookProblem(filename, 1, "", msg)])
@@ -114,7 +229,10 @@ def parse(text: str, filename: str = "<rulebook>") -> Rulebook:
             for e in errors
             if not (e["type"] == "too_short" and any(_below(tuple(e["loc"]), o) for o in locs))
         ]
-        problems += [_problem(filename, node, err) for err in errors]
+        problems += [_problem(filename, node, err) for err in errors[:MAX_PROBLEMS]]
+        if len(errors) > MAX_PROBLEMS:
+            more = f"and {len(errors) - MAX_PROBLEMS} more problems not listed"
+            problems.append(RulebookProblem(filename, None, "", more))
     if problems:
         raise RulebookError(problems)
     return rulebook

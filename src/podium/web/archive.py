@@ -20,6 +20,12 @@ Vocabulary:
 - user: referred to by name only. Importing finds a user of that name or makes one without a
   password (who can be given one by an administrator); roles come with them. A person who is a
   user's own profile is the same person on the new machine; other people are made anew.
+- shape: before anything is written, every row is checked against its model: references are
+  keys (or user names), numbers fit their columns, dates parse, choices are known, and the
+  JSON fields hold what the engine reads (``results[].cells`` an object of texts); the first
+  row that does not is refused by its path, e.g. ``results[3].cells: expected an object of
+  texts``. The archive file itself is read with the limits of
+  ``podium.web.limits`` (its size, and its nesting before it is decoded).
 - left out: API tokens (secrets belong to one installation) and the club's question database
   imported from earlier packets (it belongs to the club, not to one event); everything else is
   kept.
@@ -257,9 +263,106 @@ def _check(document: Any) -> None:
         raise ArchiveError(f"the archive has no {', '.join(missing)}")
 
 
+# The JSON fields and what each holds (the engine reads them as such after an import).
+# A result's cells are texts as typed (the engine parses them; a number or a boolean there
+# would fail the standings).
+JSON_SHAPES: dict[tuple[str, str], tuple[str, Any]] = {
+    ("results", "cells"): ("an object of texts", lambda v: _texts(v)),
+    ("second_entries", "cells"): ("an object of texts", lambda v: _texts(v)),
+    ("results", "detail"): ("an object", lambda v: isinstance(v, dict)),
+    ("second_entries", "differences"): ("a list", lambda v: isinstance(v, list)),
+    ("draws", "result"): ("an object", lambda v: isinstance(v, dict)),
+    ("audit", "data"): ("an object", lambda v: isinstance(v, dict)),
+    ("sanctions", "items"): ("a list", lambda v: isinstance(v, list)),
+    ("publications", "table"): ("an object or null", lambda v: v is None or isinstance(v, dict)),
+}
+INTEGER_RANGE = (-(2**63), 2**63 - 1)  # the widest column; narrower ones are checked below
+
+
+def _texts(value: Any) -> bool:
+    return isinstance(value, dict) and all(v is None or isinstance(v, str) for v in value.values())
+
+
+def _expected(kind: str, field: models.Field[Any, Any], value: Any) -> str | None:
+    """What ``value`` should be for ``field`` of a row of ``kind``, when it is not that."""
+    if value is None:
+        return None if field.null or isinstance(field, models.JSONField) else "a value, not null"
+    if field.is_relation:
+        if field.related_model is get_user_model():
+            return None if isinstance(value, str) else "a user name"
+        return None if isinstance(value, int) and not isinstance(value, bool) else "a row key"
+    if isinstance(field, models.JSONField):
+        shape = JSON_SHAPES.get((kind, field.name))
+        return None if shape is None or shape[1](value) else shape[0]
+    if isinstance(field, models.BooleanField):
+        return None if isinstance(value, bool) else "true or false"
+    if isinstance(field, models.IntegerField):
+        low, high = INTEGER_RANGE
+        if isinstance(field, models.PositiveIntegerField | models.PositiveSmallIntegerField):
+            low = 0
+        if isinstance(field, models.SmallIntegerField | models.PositiveSmallIntegerField):
+            high = 32767
+        elif not isinstance(field, models.BigIntegerField):
+            high = 2**31 - 1
+        ok = isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+        return None if ok else f"a whole number from {low} to {high}"
+    if isinstance(field, models.DateTimeField | models.DateField):
+        parse = dt.datetime if isinstance(field, models.DateTimeField) else dt.date
+        try:
+            parse.fromisoformat(value)
+        except (TypeError, ValueError):
+            return "an ISO date" + (" and time" if parse is dt.datetime else "")
+        return None
+    if isinstance(field, models.DecimalField):
+        try:
+            number = Decimal(str(value)) if isinstance(value, str | int) else None
+        except ArithmeticError:
+            number = None
+        if number is None or not number.is_finite() or len(number.as_tuple().digits) > 30:
+            return "a decimal number as text"
+        return None
+    if isinstance(field, models.CharField | models.TextField):
+        if not isinstance(value, str):
+            return "text"
+        if field.choices and value not in {str(k) for k, _label in field.flatchoices}:
+            return "one of " + ", ".join(str(k) for k, _label in field.flatchoices)
+    return None
+
+
+def _check_rows(document: dict[str, Any]) -> None:
+    """Every list and row of the archive has the shape its model needs, before anything is
+    written: the first that does not is named by its path (``results[3].cells``)."""
+    if not isinstance(document["event"], dict):
+        raise ArchiveError("event: expected an object")
+    event_fields = {f.name: f for f in _fields(Event)}
+    for name in EVENT_FIELDS:
+        if name in event_fields and (
+            found := _expected("event", event_fields[name], document["event"].get(name))
+        ):
+            raise ArchiveError(f"event.{name}: expected {found}")
+    for kind, model, _paths in KINDS:
+        rows = document.get(kind, [])
+        if not isinstance(rows, list):
+            raise ArchiveError(f"{kind}: expected a list")
+        by_name = {f.name: f for f in _fields(model)}
+        many = [m.name for m in _many(model)]
+        for n, row in enumerate(rows):
+            if not isinstance(row, dict):
+                raise ArchiveError(f"{kind}[{n}]: expected an object")
+            for name, value in row.items():
+                field = by_name.get(name)
+                if field is not None and (found := _expected(kind, field, value)):
+                    raise ArchiveError(f"{kind}[{n}].{name}: expected {found}")
+                if name in many and not (
+                    isinstance(value, list) and all(isinstance(k, int) for k in value)
+                ):
+                    raise ArchiveError(f"{kind}[{n}].{name}: expected a list of row keys")
+
+
 def import_event(document: dict[str, Any], *, slug: str | None = None) -> Event:
     """Creates the event of an archive, all or nothing; ``slug`` gives it another address."""
     _check(document)
+    _check_rows(document)
     fields = dict(document["event"])
     fields["slug"] = slug or fields["slug"]
     if Event.objects.filter(slug=fields["slug"]).exists():

@@ -66,6 +66,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Refuses a body over its cap before anything reads it (podium.web.limits).
+    "podium.web.limits.body_limits",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Answers the spectators' polls from the shared cache before the rest runs.
     "podium.web.polls.PollGate",
@@ -80,6 +82,15 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "podium.web.api.errors.json_errors",
 ]
+
+# What one request may send (the README's "Limits"): the whole body, checked against
+# Content-Length first; form fields without files; how many fields and files.
+PODIUM_MAX_BODY_BYTES = int(ENV.get("PODIUM_MAX_BODY_BYTES", str(3 * 1024 * 1024)))
+PODIUM_API_MAX_BODY_BYTES = int(ENV.get("PODIUM_API_MAX_BODY_BYTES", str(1024 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # form fields other than files
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+DATA_UPLOAD_MAX_NUMBER_FILES = 10
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # larger uploads wait in a temporary file
 
 ROOT_URLCONF = "podium.web.urls"
 WSGI_APPLICATION = "podium.web.wsgi.application"

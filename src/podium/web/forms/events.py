@@ -15,6 +15,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from podium.rules.loader import MAX_BYTES as RULEBOOK_MAX_BYTES
 from podium.rules.loader import PRESETS
 from podium.web.models import CheckIn, Event, EventRole, Payment, Squad
 from podium.web.text import TextForm, limit
@@ -57,7 +58,14 @@ class EventForm(TextForm):
         upload = data.get("rulebook_file")
         if not data.get("preset") and not upload:
             self.add_error("preset", _("Choose a preset or upload a rulebook."))
-        if upload:
+        if upload and upload.size > RULEBOOK_MAX_BYTES:
+            # Refused by its declared size, before it is read or parsed.
+            self.add_error(
+                "rulebook_file",
+                _("The file is %(size)d KB; Podium reads rulebooks of up to %(max)d KB.")
+                % {"size": -(-upload.size // 1024), "max": RULEBOOK_MAX_BYTES // 1024},
+            )
+        elif upload:
             try:
                 data["rulebook_text"] = upload.read().decode("utf-8")
             except UnicodeDecodeError:

@@ -17,12 +17,18 @@ from django.utils.translation import gettext_lazy
 
 from podium.rules.schema import Category
 from podium.web.imports import fields as F
-from podium.web.imports.files import Sheet
+from podium.web.imports.files import MAX_BYTES, Sheet, too_large
 from podium.web.text import TextForm
 
 
 class UploadForm(TextForm):
     file = forms.FileField(label=gettext_lazy("File"))
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_BYTES:  # its declared size: refused before it is read
+            raise forms.ValidationError(too_large(upload.size))
+        return upload
 
 
 class RoundUploadForm(UploadForm):

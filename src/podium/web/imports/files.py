@@ -5,16 +5,19 @@ Vocabulary:
   row with its number in the file (the line of a CSV, the row of a worksheet), so a problem
   names the row a person sees in their spreadsheet program.
 - extra cells: values beyond the header's last column; a row that has them is reported.
-- encoding: CSV files are UTF-8 (with or without the byte-order mark). A file that is not is
-  read as Windows-1250 (Czech) or Windows-1251 (Russian) only where the bytes leave no doubt,
-  and the preview says so; any other encoding is refused with its likely name.
-- limits: at most ``MAX_BYTES`` and ``MAX_ROWS`` rows, so one upload cannot tie up a server.
+- encoding: CSV files are UTF-8 (with or without the byte-order mark) or UTF-16. A file that
+  is not is read as Windows-1250 (Czech) or Windows-1251 (Russian) only where the bytes leave
+  no doubt, and the preview says so; any other encoding is refused with its likely name.
+- limits: at most ``MAX_BYTES``, ``MAX_ROWS`` rows, ``MAX_COLUMNS`` columns read and
+  ``MAX_CELL_CHARS`` characters in a cell, so one upload cannot tie up a server; a workbook
+  is read within the budgets of ``podium.web.imports.workbook``.
+- UTF-16 without a byte-order mark is recognized by its NUL bytes (see ``_utf16``); a file
+  with NUL or control bytes that is not UTF-16 is binary and refused as such.
 """
 
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import io
 import re
 import zipfile
@@ -23,11 +26,14 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from podium.web.imports import workbook
+from podium.web.imports.workbook import column_letter as column_letter
 from podium.web.services.base import Refused
 
 MAX_BYTES = 2 * 1024 * 1024
 MAX_ROWS = 5000
 MAX_COLUMNS = 200
+MAX_CELL_CHARS = workbook.MAX_CELL_CHARS
 
 _ZIP = b"PK\x03\x04"
 _OLE = b"\xd0\xcf\x11\xe0"  # the old binary .xls
@@ -74,23 +80,17 @@ class Sheet:
         )
 
 
-def column_letter(index: int) -> str:
-    """The spreadsheet's name of a column: 0 → A, 26 → AA."""
-    letters = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        letters = chr(ord("A") + rest) + letters
-    return letters
+def too_large(size: int) -> str:
+    return _("The file is %(size).1f MB; Podium reads files of up to %(max)d MB. Split it.") % {
+        "size": size / 1024 / 1024,
+        "max": MAX_BYTES // 1024 // 1024,
+    }
 
 
 def read_upload(name: str, data: bytes) -> Sheet:
     """The sheet of an uploaded file (CSV or XLSX), or a refusal saying why it cannot be read."""
     if len(data) > MAX_BYTES:
-        raise FileRefused(
-            _("The file is %(size).1f MB; Podium reads files of up to %(max)d MB. Split it.")
-            % {"size": len(data) / 1024 / 1024, "max": MAX_BYTES // 1024 // 1024}
-        )
+        raise FileRefused(too_large(len(data)))
     if not data.strip():
         raise FileRefused(_("The file is empty."))
     lowered = name.lower()
@@ -134,11 +134,64 @@ def _accents_at_word_end(data: bytes) -> float:
     return ends / len(positions)
 
 
+def _utf16(data: bytes) -> str | None:
+    """The text of UTF-16 without a byte-order mark, or None when ``data`` is not that.
+
+    A table's delimiters, digits and line ends are ASCII: in UTF-16 each is one ASCII byte and
+    one NUL, so the right byte order reads them as ASCII characters, the wrong one as CJK.
+    """
+    best: tuple[float, str] | None = None
+    for codec in ("utf-16-le", "utf-16-be"):
+        try:
+            text = data.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        sample = text[:4096]
+        if "\x00" in sample or not sample:
+            continue
+        ascii_share = sum(c < "\x80" for c in sample) / len(sample)
+        control = sum(not c.isprintable() and c not in "\t\r\n" for c in sample)
+        table_like = "\n" in text or "," in text or ";" in text
+        fits = ascii_share >= 0.1 and control <= len(sample) // 100 and table_like
+        if fits and (best is None or ascii_share > best[0]):
+            best = (ascii_share, text)
+    return best[1] if best else None
+
+
+def _binary(data: bytes) -> bool:
+    """NUL bytes, or more than 1 % of control bytes, in the first 4 KB: no table's text (one
+    stray byte is forgiven)."""
+    sample = data[:4096]
+    control = sum(b < 32 and b not in b"\t\r\n\x0c" for b in sample)
+    return b"\x00" in sample or control > max(1, len(sample) // 100)
+
+
 def decode(data: bytes) -> tuple[str, str]:
     """The text of a CSV file and a note on how it was read ("" for UTF-8)."""
+    data = data.removesuffix(b"\x1a")  # the end-of-file mark of old DOS editors: not a value
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         # Excel's "Unicode text" is UTF-16 with a byte-order mark: nothing to guess.
-        return data.decode("utf-16"), _("The file is UTF-16 text; Podium read it as such.")
+        try:
+            return data.decode("utf-16"), _("The file is UTF-16 text; Podium read it as such.")
+        except UnicodeDecodeError as exc:
+            raise FileRefused(
+                _("The file starts as UTF-16 text but is damaged at byte %(position)d.")
+                % {"position": exc.start + 2}
+            ) from None
+    if b"\x00" in data[:4096]:
+        # Checked before UTF-8: ASCII in UTF-16 is valid UTF-8 (with NULs), and Cyrillic or
+        # Czech letters in UTF-16 read as one-byte Windows code pages.
+        utf16 = _utf16(data)
+        if utf16 is not None:
+            note = _("The file is UTF-16 text without a byte-order mark; Podium read it as such.")
+            return utf16, note
+    if _binary(data):
+        raise FileRefused(
+            _(
+                "This is not a text table (CSV) or an Excel workbook: the file holds binary "
+                "data. Save it as CSV UTF-8 or .xlsx."
+            )
+        )
     try:
         return data.decode("utf-8-sig"), ""
     except UnicodeDecodeError as exc:
@@ -192,9 +245,30 @@ def _csv(text: str) -> list[tuple[int, list[str]]]:
     try:
         for record in reader:
             table.append((reader.line_num, record))
+            long = next((i for i, cell in enumerate(record) if len(cell) > MAX_CELL_CHARS), None)
+            if long is not None:
+                raise FileRefused(
+                    _(
+                        "Row %(row)d, column %(column)s holds more than %(max)s characters; "
+                        "Podium reads at most that many in one cell."
+                    )
+                    % {
+                        "row": reader.line_num,
+                        "column": column_letter(long),
+                        "max": f"{MAX_CELL_CHARS:,}",
+                    }
+                )
             if len(table) > MAX_ROWS + 1:
                 break
     except csv.Error as exc:
+        if "field larger than field limit" in str(exc):  # csv's own cap, 131,072 characters
+            raise FileRefused(
+                _(
+                    "Row %(row)d holds a cell of more than %(max)s characters; Podium reads at "
+                    "most that many in one cell."
+                )
+                % {"row": reader.line_num, "max": f"{MAX_CELL_CHARS:,}"}
+            ) from None
         raise FileRefused(
             _("Row %(row)d cannot be read as CSV (%(problem)s).")
             % {"row": reader.line_num, "problem": exc}
@@ -205,89 +279,39 @@ def _csv(text: str) -> list[tuple[int, list[str]]]:
 # --- workbooks -------------------------------------------------------------------------------
 
 
-def _cell_text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, dt.datetime):
-        return value.date().isoformat() if value.time() == dt.time() else value.isoformat(" ")
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    if isinstance(value, dt.time):
-        return f"{value.hour}:{value.minute:02}:{value.second:02}"
-    if isinstance(value, dt.timedelta):  # a duration cell ([h]:mm:ss)
-        hours, rest = divmod(int(value.total_seconds()), 3600)
-        return f"{hours}:{rest // 60:02}:{rest % 60:02}"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def _rows(sheet: Any) -> list[tuple[int, list[str]]]:
-    table: list[tuple[int, list[str]]] = []
-    for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
-        table.append((number, [_cell_text(v) for v in values[:MAX_COLUMNS]]))
-        if len(table) > MAX_ROWS + 1:
-            break
-    return table
-
-
-def _has_data(table: list[tuple[int, list[str]]]) -> bool:
-    return any(c.strip() for _number, cells in table for c in cells)
-
-
-def _any_value(sheet: Any) -> bool:
-    return any(
-        _cell_text(v).strip() for values in sheet.iter_rows(values_only=True) for v in values
-    )
-
-
 def _workbook(data: bytes) -> tuple[list[tuple[int, list[str]]], str]:
     """The rows of the workbook's first worksheet with data, and a note naming it when the
-    workbook has others (see ``Sheet.note``)."""
-    from openpyxl import load_workbook
-
+    workbook has others (see ``Sheet.note``). Read by ``podium.web.imports.workbook`` within
+    its budgets: openpyxl's reader fills every cell of a worksheet's declared dimension and
+    builds a whole row in memory, so a 2 KB file could hold a server for hours."""
     try:
-        book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, ValueError, TypeError, OSError, EOFError) as exc:
+        title, table, others, index = workbook.read(data, MAX_ROWS + 1, MAX_COLUMNS)
+    except workbook.WorkbookRefused as refused:
+        raise FileRefused(refused.message) from None
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        KeyError,
+        ValueError,
+        OSError,
+        EOFError,
+    ) as exc:
         raise FileRefused(
             _("This file is not an Excel workbook (.xlsx) that Podium can read (%(problem)s).")
             % {"problem": type(exc).__name__}
         ) from None
-    except Exception as exc:  # openpyxl raises its own errors for many kinds of damage
-        raise FileRefused(
-            _("This file is not an Excel workbook (.xlsx) that Podium can read (%(problem)s).")
-            % {"problem": type(exc).__name__}
-        ) from None
-    try:
-        if not book.worksheets:
-            raise FileRefused(_("The workbook has no worksheet."))
-        sheets = list(book.worksheets)
-        read = ((i, sheet, _rows(sheet)) for i, sheet in enumerate(sheets))
-        found = next((item for item in read if _has_data(item[2])), None)
-        if found is None:
-            return [], ""  # refused as an empty file, like a CSV without rows
-        index, sheet, table = found
-        title = sheet.title
-        others = [other.title for other in sheets[index + 1 :] if _any_value(other)]
-        if others:
-            note = _(
-                "Read the worksheet “%(sheet)s”; the workbook's other worksheets with data "
-                "(%(others)s) were not read."
-            ) % {"sheet": title, "others": ", ".join(f"“{o}”" for o in others)}
-        elif index:
-            note = _("Read the worksheet “%(sheet)s”, the first one with data.") % {"sheet": title}
-        else:
-            note = ""
-        return table, note
-    except FileRefused:
-        raise
-    except Exception as exc:
-        raise FileRefused(
-            _("This file is not an Excel workbook (.xlsx) that Podium can read (%(problem)s).")
-            % {"problem": type(exc).__name__}
-        ) from None
-    finally:
-        book.close()
+    if index < 0:
+        return [], ""  # refused as an empty file, like a CSV without rows
+    if others:
+        note = _(
+            "Read the worksheet “%(sheet)s”; the workbook's other worksheets with data "
+            "(%(others)s) were not read."
+        ) % {"sheet": title, "others": ", ".join(f"“{o}”" for o in others)}
+    elif index:
+        note = _("Read the worksheet “%(sheet)s”, the first one with data.") % {"sheet": title}
+    else:
+        note = ""
+    return table, note
 
 
 # --- the sheet -------------------------------------------------------------------------------

@@ -13,6 +13,9 @@ Vocabulary:
   answer (a text cell) is disputed and counts as not taken, as the sheet's mask has it.
 - rating team: one team of either file, numbered by its place in the file (``index``, from 1),
   so a problem names the team a person can find.
+- shape: a field of the wrong JSON type (``"current": "abc"``, ``"teamMembers": 5``) refuses
+  the whole file, naming the field's path (``[3].teamMembers: expected a list``); a document
+  nested deeper than ``podium.web.limits.JSON_MAX_DEPTH`` is refused before it is decoded.
 - Podium's export writes the same array, with Podium's entry number as ``team.id`` (there is no
   rating id in Podium) and the captain flagged ``К``, every other member ``Б``.
 """
@@ -27,9 +30,14 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from podium.web.imports.files import MAX_BYTES, FileRefused
+from podium.web import limits
+from podium.web.imports.files import MAX_BYTES, FileRefused, too_large
 
 CAPTAIN, BASE = "К", "Б"
+# Bounds of the numbers a file gives: more questions or teams than any tour has is a damaged
+# file, and would not fit the database's integers.
+MAX_QUESTIONS = 10_000
+MAX_TEAMS = 100_000
 
 
 @dataclass(frozen=True)
@@ -103,12 +111,26 @@ def _text(value: Any) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
+def _shape(value: Any, expected: type, path: str) -> Any:
+    """``value`` when it is absent (null) or of the ``expected`` JSON type; else the file is
+    refused, naming the field as the file has it (``[3].teamMembers``)."""
+    if value is None or (isinstance(value, expected) and not isinstance(value, bool)):
+        return value
+    kind = _("an object") if expected is dict else _("a list")
+    raise FileRefused(
+        _("%(field)s: expected %(kind)s, found %(found)s.")
+        % {"field": path, "kind": kind, "found": json.dumps(value, ensure_ascii=False)[:40]}
+    )
+
+
 def _rating_team(index: int, item: Any) -> RatingTeam:
     if not isinstance(item, dict):
         return RatingTeam(index, "", problems=(_("not an object with a team and its mask"),))
     problems: list[str] = []
+    at = f"[{index - 1}]"
     team = item.get("team") if isinstance(item.get("team"), dict) else {}
-    name = _text(team.get("name")) or _text((item.get("current") or {}).get("name"))
+    current = _shape(item.get("current"), dict, f"{at}.current") or {}
+    name = _text(team.get("name")) or _text(current.get("name"))
     if not name:
         problems.append(_("the team has no name"))
     mask = item.get("mask")
@@ -116,19 +138,26 @@ def _rating_team(index: int, item: Any) -> RatingTeam:
         problems.append(_("the mask is not text"))
         mask = None
     total = item.get("questionsTotal")
-    if total is not None and (isinstance(total, bool) or not isinstance(total, int)):
+    if total is not None and (
+        isinstance(total, bool) or not isinstance(total, int) or not 0 <= total <= MAX_QUESTIONS
+    ):
         problems.append(_("questionsTotal is not a whole number"))
         total = None
     position = item.get("position")
     if position is not None and (
-        isinstance(position, bool) or not isinstance(position, int | float)
+        isinstance(position, bool)
+        or not isinstance(position, int | float)
+        or not 0 < position <= MAX_TEAMS
     ):
         problems.append(_("position is not a number"))
         position = None
     rating_id = team.get("id") if isinstance(team.get("id"), int) else None
     members = []
-    for member in item.get("teamMembers") or ():
-        player = member.get("player") if isinstance(member, dict) else None
+    listed = _shape(item.get("teamMembers"), list, f"{at}.teamMembers") or ()
+    for number, member in enumerate(listed):
+        where = f"{at}.teamMembers[{number}]"
+        member = _shape(member, dict, where) or {}
+        player = _shape(member.get("player"), dict, f"{where}.player")
         if isinstance(player, dict) and (_text(player.get("name")) or _text(player.get("surname"))):
             flag = member.get("flag") if isinstance(member.get("flag"), str) else None
             members.append(
@@ -192,14 +221,19 @@ def venue_teams(sheet: dict[str, Any]) -> RatingFile:
 def read_rating(data: bytes) -> RatingFile:
     """Rating results (an array or a JSON-LD collection) or a venue sheet, from a file."""
     if len(data) > MAX_BYTES:
-        raise FileRefused(
-            _("The file is %(size).1f MB; Podium reads files of up to %(max)d MB.")
-            % {"size": len(data) / 1024 / 1024, "max": MAX_BYTES // 1024 // 1024}
-        )
+        raise FileRefused(too_large(len(data)))
     if not data.strip():
         raise FileRefused(_("The file is empty."))
     try:
-        parsed = json.loads(data.decode("utf-8-sig"))
+        parsed = limits.loads(data)
+    except limits.TooDeep as exc:
+        raise FileRefused(
+            _(
+                "The file nests arrays and objects more than %(max)d levels deep; the rating "
+                "site's results nest four. Podium refuses it unread."
+            )
+            % {"max": exc.depth}
+        ) from None
     except UnicodeDecodeError:
         raise FileRefused(_("The file is not UTF-8 text, so it is not a JSON file.")) from None
     except json.JSONDecodeError as exc:

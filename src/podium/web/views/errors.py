@@ -29,7 +29,12 @@ def page(status: int, title: str, message: str) -> HttpResponse:
 
 
 def bad_request(request: HttpRequest, exception: Any = None) -> HttpResponse:
-    return page(400, _("Bad request"), _("The address or the form sent could not be read."))
+    # Django's own caps on a form (podium.web.limits has the body's): named, not "bad request".
+    from podium.web.limits import form_limit_page
+
+    return form_limit_page(exception) or page(
+        400, _("Bad request"), _("The address or the form sent could not be read.")
+    )
 
 
 def forbidden(request: HttpRequest, exception: Any = None) -> HttpResponse:

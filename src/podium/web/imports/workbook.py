@@ -1,0 +1,501 @@
+"""Reading an XLSX workbook's cells with budgets, by the cells it holds, never its declared size.
+
+Vocabulary:
+- part: one file inside the workbook's zip (``xl/workbook.xml``, a worksheet, the shared
+  strings, the styles). Each is parsed as a stream by expat, with no document type allowed
+  (so no entities to expand), and a refusal or an early stop ends the parse where it is.
+- zip budget: checked from the zip's directory before any part is inflated: at most
+  ``MAX_PARTS`` parts, ``MAX_UNZIPPED`` bytes inflated in all, and no part that inflates more
+  than ``MAX_RATIO`` times (a zip bomb). Python's zip reader never inflates a part past the
+  size its directory declares, so the declared sizes hold.
+- cell budget: at most ``MAX_CELLS`` cells (written ones, empty or not) and ``MAX_ELEMENTS``
+  XML elements in the whole workbook (so that many parts cannot add up),
+  ``MAX_CELL_CHARS`` characters in one cell, and ``MAX_TEXT`` characters of shared strings.
+  A worksheet's ``<dimension>`` is never read: a row holds only the cells it writes, so an
+  empty sheet that declares A1:XFD1048576 costs nothing.
+- rows: ``(row number, cells as text)`` for the rows that hold a value, cells from column A to
+  the row's last value (at most ``max_columns``); reading stops after ``max_rows`` such rows.
+- probe: reading a later worksheet only until its first value, to name it in the preview.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import posixpath
+import zipfile
+from collections.abc import Callable
+from typing import Any
+from xml.parsers import expat
+
+from django.utils.translation import gettext as _
+from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format, is_timedelta_format
+from openpyxl.utils.datetime import MAC_EPOCH, WINDOWS_EPOCH, from_excel
+
+MAX_PARTS = 1000
+MAX_UNZIPPED = 40 * 1024 * 1024
+MAX_RATIO = 200  # a real worksheet inflates 5–30 times; a zip bomb a thousand
+# 5,000 rows of 40 columns: a cell and its value are 2 elements, a shared text 2 more; expat
+# with these handlers reads one to two million elements a second, so the budget costs < 1 s.
+MAX_CELLS = 200_000
+MAX_ELEMENTS = 800_000
+MAX_CELL_CHARS = 10_000
+MAX_TEXT = 10_000_000
+CHUNK = 64 * 1024
+
+Table = list[tuple[int, list[str]]]
+
+
+class WorkbookRefused(ValueError):
+    """The workbook breaks a budget or cannot be read; ``message`` says which, for people."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
+
+
+class _Stop(Exception):
+    """Ends a parse early: enough was read."""
+
+
+def column_index(letters: str) -> int:
+    """``A`` → 0, ``AA`` → 26."""
+    index = 0
+    for ch in letters:
+        index = index * 26 + (ord(ch.upper()) - 64)
+    return index - 1
+
+
+def _split_ref(ref: str) -> tuple[int, int] | None:
+    """``B12`` → (row 12, column 1); None for anything else."""
+    letters = ref.rstrip("0123456789")
+    digits = ref[len(letters) :]
+    if not letters or not digits or not letters.isalpha() or len(letters) > 3:
+        return None
+    return int(digits), column_index(letters)
+
+
+def _local(name: str) -> str:
+    return name.rpartition(":")[2]
+
+
+class _Source:
+    """The open zip and what is left of the workbook's budgets, shared by all its parts."""
+
+    def __init__(self, book: zipfile.ZipFile) -> None:
+        self.zip = book
+        self.elements_left = MAX_ELEMENTS
+        self.cells_left = MAX_CELLS
+
+
+class _Part:
+    """Streams one part through expat, calling ``start``/``end`` with local names and
+    collecting character data only while ``collecting`` (bounded by ``MAX_CELL_CHARS``)."""
+
+    def __init__(self, source: _Source, name: str) -> None:
+        self.source = source
+        self.name = name
+        self.collecting = False
+        self.text: list[str] = []
+        self.chars = 0
+        self.overflow = False
+
+    def start(self, name: str, attrs: dict[str, str]) -> None: ...
+
+    def end(self, name: str) -> None: ...
+
+    def _start(self, name: str, attrs: dict[str, str]) -> None:
+        self.source.elements_left -= 1
+        if self.source.elements_left < 0:
+            raise WorkbookRefused(
+                _("The workbook has more than %(max)s XML elements (in %(part)s).")
+                % {"part": self.name, "max": f"{MAX_ELEMENTS:,}"}
+            )
+        self.start(_local(name) if ":" in name else name, attrs)
+
+    def _end(self, name: str) -> None:
+        self.end(_local(name) if ":" in name else name)
+
+    def _data(self, data: str) -> None:
+        if self.collecting and not self.overflow:
+            self.chars += len(data)
+            if self.chars > MAX_CELL_CHARS:
+                self.overflow = True  # the cell that gets this text is refused, by name
+            else:
+                self.text.append(data)
+
+    def _doctype(self, *args: Any) -> None:
+        raise WorkbookRefused(
+            _("The workbook's part %(part)s declares a document type; workbooks have none.")
+            % {"part": self.name}
+        )
+
+    def take_text(self) -> tuple[str, bool]:
+        text, overflow = "".join(self.text), self.overflow
+        self.text, self.chars, self.overflow = [], 0, False
+        return text, overflow
+
+    def run(self) -> None:
+        parser = expat.ParserCreate()
+        parser.StartElementHandler = self._start
+        parser.EndElementHandler = self._end
+        parser.CharacterDataHandler = self._data
+        parser.StartDoctypeDeclHandler = self._doctype
+        parser.EntityDeclHandler = self._doctype
+        parser.buffer_text = True
+        try:
+            with self.source.zip.open(self.name) as stream:
+                while chunk := stream.read(CHUNK):
+                    parser.Parse(chunk, False)
+                parser.Parse(b"", True)
+        except _Stop:
+            pass
+        except expat.ExpatError as exc:
+            raise WorkbookRefused(
+                _("The workbook's part %(part)s is damaged (%(problem)s).")
+                % {"part": self.name, "problem": expat.ErrorString(exc.code)}
+            ) from None
+
+
+def _attr(attrs: dict[str, str], local: str) -> str | None:
+    for key, value in attrs.items():
+        if _local(key) == local:
+            return value
+    return None
+
+
+class _Relations(_Part):
+    def __init__(self, source: _Source, name: str) -> None:
+        super().__init__(source, name)
+        self.targets: dict[str, str] = {}
+
+    def start(self, name: str, attrs: dict[str, str]) -> None:
+        if name == "Relationship" and "Id" in attrs and "Target" in attrs:
+            base = posixpath.dirname(posixpath.dirname(self.name))  # xl/_rels/x.rels → xl
+            target = attrs["Target"]
+            path = target.lstrip("/") if target.startswith("/") else posixpath.join(base, target)
+            self.targets[attrs["Id"]] = posixpath.normpath(path)
+
+
+class _Book(_Part):
+    def __init__(self, source: _Source, name: str) -> None:
+        super().__init__(source, name)
+        self.sheets: list[tuple[str, str]] = []  # (title, relation id)
+        self.date1904 = False
+
+    def start(self, name: str, attrs: dict[str, str]) -> None:
+        if name == "sheet":
+            self.sheets.append((attrs.get("name", ""), _attr(attrs, "id") or ""))
+        elif name == "workbookPr":
+            self.date1904 = attrs.get("date1904", "0").lower() in ("1", "true")
+
+
+class _Strings(_Part):
+    """The shared strings; one over ``MAX_CELL_CHARS`` is kept as None (refused when used)."""
+
+    def __init__(self, source: _Source, name: str) -> None:
+        super().__init__(source, name)
+        self.strings: list[str | None] = []
+        self.total = 0
+        self.phonetic = 0
+
+    def start(self, name: str, attrs: dict[str, str]) -> None:
+        if name == "rPh":
+            self.phonetic += 1  # a reading aid of East Asian text, not the cell's text
+        elif name == "t" and not self.phonetic:
+            self.collecting = True
+        if len(self.strings) >= MAX_CELLS:
+            raise WorkbookRefused(
+                _("The workbook holds more than %(max)s different texts.")
+                % {"max": f"{MAX_CELLS:,}"}
+            )
+
+    def end(self, name: str) -> None:
+        if name == "t":
+            self.collecting = False
+        elif name == "rPh":
+            self.phonetic -= 1
+        elif name == "si":
+            text, overflow = self.take_text()
+            self.total += len(text)
+            if self.total > MAX_TEXT:
+                raise WorkbookRefused(
+                    _("The workbook holds more than %(max)s characters of text.")
+                    % {"max": f"{MAX_TEXT:,}"}
+                )
+            self.strings.append(None if overflow else text)
+
+
+class _Styles(_Part):
+    """Which cell styles show a date (and which a duration), by their number formats."""
+
+    def __init__(self, source: _Source, name: str) -> None:
+        super().__init__(source, name)
+        self.formats: dict[int, str] = dict(BUILTIN_FORMATS)
+        self.styles: list[str] = []
+        self.in_cell_xfs = False
+
+    def start(self, name: str, attrs: dict[str, str]) -> None:
+        if name == "numFmt" and attrs.get("numFmtId", "").isdigit():
+            self.formats[int(attrs["numFmtId"])] = attrs.get("formatCode", "")
+        elif name == "cellXfs":
+            self.in_cell_xfs = True
+        elif name == "xf" and self.in_cell_xfs:
+            number = attrs.get("numFmtId", "0")
+            self.styles.append(self.formats.get(int(number), "") if number.isdigit() else "")
+
+    def end(self, name: str) -> None:
+        if name == "cellXfs":
+            self.in_cell_xfs = False
+
+
+class _Sheet(_Part):
+    """The rows of one worksheet with values (see the vocabulary), within the budgets."""
+
+    def __init__(
+        self,
+        source: _Source,
+        name: str,
+        title: str,
+        value: Callable[[str, str | None, str | None, str], str],
+        max_rows: int,
+        max_columns: int,
+        probe: bool,
+    ) -> None:
+        super().__init__(source, name)
+        self.title = title
+        self.value = value
+        self.max_rows = max_rows
+        self.max_columns = max_columns
+        self.probe = probe
+        self.table: Table = []
+        self.row_number = 0
+        self.row: dict[int, str] = {}
+        self.column = -1
+        self.cell: dict[str, str] = {}
+        self.inline = False
+
+    def start(self, name: str, attrs: dict[str, str]) -> None:
+        if name == "row":
+            given = attrs.get("r", "")
+            self.row_number = int(given) if given.isdigit() else self.row_number + 1
+            self.row, self.column = {}, -1
+        elif name == "c":
+            self.source.cells_left -= 1
+            if self.source.cells_left < 0:
+                raise WorkbookRefused(
+                    _(
+                        "The worksheet “%(sheet)s” has more than %(max)s cells (row %(row)d); "
+                        "Podium reads smaller tables. Delete the empty or unused cells."
+                    )
+                    % {"sheet": self.title, "max": f"{MAX_CELLS:,}", "row": self.row_number}
+                )
+            ref = _split_ref(attrs.get("r", ""))
+            if ref is not None:
+                self.row_number, self.column = ref
+            else:
+                self.column += 1
+            self.cell = attrs
+            self.inline = False
+        elif name == "v" or (name == "t" and self.inline):
+            self.collecting = True
+        elif name == "is":
+            self.inline = True
+
+    def end(self, name: str) -> None:
+        if name in ("v", "t"):
+            self.collecting = False
+        elif name == "c":
+            if not self.text and not self.overflow:
+                return  # an empty cell (most of a padded sheet): nothing to convert
+            raw, overflow = self.take_text()
+            where = f"{column_letter(self.column)}{self.row_number}"
+            if overflow:
+                raise self.too_long(where)
+            text = self.value(raw, self.cell.get("t"), self.cell.get("s"), where)
+            if text.strip() and self.probe:
+                self.row[self.column] = text
+                raise _Stop  # a value anywhere names the worksheet; no need to read on
+            if text.strip() and self.column < self.max_columns:
+                self.row[self.column] = text
+        elif name == "row" and self.row:
+            last = max(self.row)
+            self.table.append((self.row_number, [self.row.get(i, "") for i in range(last + 1)]))
+            if len(self.table) > self.max_rows:
+                raise _Stop  # the caller refuses the count; no need to read further
+
+    def too_long(self, where: str) -> WorkbookRefused:
+        return WorkbookRefused(
+            _(
+                "Cell %(cell)s of the worksheet “%(sheet)s” holds more than %(max)s characters; "
+                "Podium reads at most that many in one cell."
+            )
+            % {"cell": where, "sheet": self.title, "max": f"{MAX_CELL_CHARS:,}"}
+        )
+
+
+def column_letter(index: int) -> str:
+    """The spreadsheet's name of a column: 0 → A, 26 → AA."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def _check_zip(book: zipfile.ZipFile) -> None:
+    parts = book.infolist()
+    if len(parts) > MAX_PARTS:
+        raise WorkbookRefused(
+            _("The workbook holds %(count)d parts; a workbook Podium reads has fewer than %(max)d.")
+            % {"count": len(parts), "max": MAX_PARTS}
+        )
+    inflated = sum(p.file_size for p in parts)
+    if inflated > MAX_UNZIPPED:
+        raise WorkbookRefused(
+            _(
+                "The workbook unpacks to %(size)d MB; Podium reads workbooks that unpack to at "
+                "most %(max)d MB."
+            )
+            % {"size": inflated // 1024 // 1024, "max": MAX_UNZIPPED // 1024 // 1024}
+        )
+    for part in parts:
+        if part.file_size > 1024 * 1024 and part.file_size > MAX_RATIO * max(part.compress_size, 1):
+            raise WorkbookRefused(
+                _(
+                    "The workbook's part %(part)s unpacks %(ratio)d times its packed size (a zip "
+                    "bomb?); Podium refuses it unread."
+                )
+                % {"part": part.filename, "ratio": part.file_size // max(part.compress_size, 1)}
+            )
+
+
+def read(data: bytes, max_rows: int, max_columns: int) -> tuple[str, Table, list[str], int]:
+    """The first worksheet with a value: its title, its rows (at most ``max_rows`` + 1), the
+    titles of the later worksheets that hold a value, and the index of the one read (-1 and no
+    rows when none has a value). ``WorkbookRefused`` for a budget broken, ``zipfile`` or
+    ``KeyError`` errors for a file that is no workbook."""
+    with zipfile.ZipFile(io.BytesIO(data)) as book:
+        _check_zip(book)
+        source = _Source(book)
+        names = set(book.namelist())
+        root = _Relations(source, "_rels/.rels")
+        if root.name in names:
+            root.run()
+        book_name = next(
+            (t for t in root.targets.values() if t.endswith("workbook.xml")), "xl/workbook.xml"
+        )
+        workbook = _Book(source, book_name)
+        workbook.run()
+        base = posixpath.dirname(book_name)
+        relations = _Relations(
+            source, posixpath.join(base, "_rels", posixpath.basename(book_name) + ".rels")
+        )
+        relations.run()
+        strings = _Strings(source, posixpath.join(base, "sharedStrings.xml"))
+        if strings.name in names:
+            strings.run()
+        styles = _Styles(source, posixpath.join(base, "styles.xml"))
+        if styles.name in names:
+            styles.run()
+        if not workbook.sheets:
+            raise WorkbookRefused(_("The workbook has no worksheet."))
+        calendar = MAC_EPOCH if workbook.date1904 else WINDOWS_EPOCH
+        converter = _Values(strings.strings, styles.styles, calendar)
+        found: tuple[str, Table, int] | None = None
+        others: list[str] = []
+        for index, (title, rid) in enumerate(workbook.sheets):
+            path = relations.targets.get(rid)
+            if path is None or path not in names:
+                continue  # a chart sheet or a dangling reference: no cells to read
+            sheet = _Sheet(
+                source, path, title, converter.text, max_rows, max_columns,
+                probe=found is not None,
+            )  # fmt: skip
+            sheet.run()
+            if found is None:
+                if sheet.table:
+                    found = (title, sheet.table, index)
+            elif sheet.row:
+                others.append(title)
+        if found is None:
+            return "", [], [], -1
+        return found[0], found[1], others, found[2]
+
+
+class _Values:
+    """A cell's text from its raw value, type and style, as openpyxl's values would show."""
+
+    def __init__(self, strings: list[str | None], styles: list[str], calendar: Any) -> None:
+        self.strings = strings
+        self.styles = styles
+        self.calendar = calendar
+
+    def text(self, raw: str, kind: str | None, style: str | None, where: str) -> str:
+        if kind == "s":
+            index = int(raw) if raw.strip().isdigit() else -1
+            if not 0 <= index < len(self.strings):
+                return ""
+            found = self.strings[index]
+            if found is None:
+                raise WorkbookRefused(
+                    _(
+                        "Cell %(cell)s holds more than %(max)s characters; Podium reads at most "
+                        "that many in one cell."
+                    )
+                    % {"cell": where, "max": f"{MAX_CELL_CHARS:,}"}
+                )
+            return found
+        if kind in ("inlineStr", "str", "e"):
+            return raw
+        if kind == "b":
+            return str(raw.strip() in ("1", "true"))
+        if kind == "d":
+            return _cell_text(_iso(raw))
+        if not raw.strip():
+            return ""
+        try:
+            number: float | int = (
+                float(raw) if any(c in raw for c in ".eE") or raw.strip() in ("inf", "nan")
+                else int(raw)
+            )  # fmt: skip
+        except ValueError:
+            return raw
+        fmt = (
+            self.styles[int(style)]
+            if style and style.isdigit() and int(style) < len(self.styles)
+            else ""
+        )
+        if fmt and is_date_format(fmt):
+            try:
+                return _cell_text(
+                    from_excel(number, self.calendar, timedelta=is_timedelta_format(fmt))
+                )
+            except (ValueError, OverflowError):
+                return raw
+        return _cell_text(number)
+
+
+def _iso(raw: str) -> Any:
+    try:
+        return dt.datetime.fromisoformat(raw.strip())
+    except ValueError:
+        return raw
+
+
+def _cell_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat() if value.time() == dt.time() else value.isoformat(" ")
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, dt.time):
+        return f"{value.hour}:{value.minute:02}:{value.second:02}"
+    if isinstance(value, dt.timedelta):  # a duration cell ([h]:mm:ss)
+        hours, rest = divmod(int(value.total_seconds()), 3600)
+        return f"{hours}:{rest // 60:02}:{rest % 60:02}"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
