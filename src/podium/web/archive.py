@@ -324,8 +324,9 @@ def _expected(kind: str, field: models.Field[Any, Any], value: Any) -> str | Non
     if isinstance(field, models.CharField | models.TextField):
         if not isinstance(value, str):
             return "text"
-        if field.choices and value not in {str(k) for k, _label in field.flatchoices}:
-            return "one of " + ", ".join(str(k) for k, _label in field.flatchoices)
+        known = {str(k) for k, _label in field.flatchoices}
+        if field.choices and value not in known and not (field.blank and value == ""):
+            return "one of " + ", ".join(sorted(known))
     return None
 
 

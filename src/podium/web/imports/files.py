@@ -12,7 +12,8 @@ Vocabulary:
   ``MAX_CELL_CHARS`` characters in a cell, so one upload cannot tie up a server; a workbook
   is read within the budgets of ``podium.web.imports.workbook``.
 - UTF-16 without a byte-order mark is recognized by its NUL bytes (see ``_utf16``); a file
-  with NUL or control bytes that is not UTF-16 is binary and refused as such.
+  with control bytes (NUL among them) that is not UTF-16 is binary and refused as such; a
+  stray one is left for the row checks to name.
 """
 
 from __future__ import annotations
@@ -159,11 +160,11 @@ def _utf16(data: bytes) -> str | None:
 
 
 def _binary(data: bytes) -> bool:
-    """NUL bytes, or more than 1 % of control bytes, in the first 4 KB: no table's text (one
-    stray byte is forgiven)."""
+    """More than 1 % of control bytes (NUL among them) in the first 4 KB: no table's text. A
+    stray one is forgiven, so the row and column holding it can be named."""
     sample = data[:4096]
     control = sum(b < 32 and b not in b"\t\r\n\x0c" for b in sample)
-    return b"\x00" in sample or control > max(1, len(sample) // 100)
+    return control > max(1, len(sample) // 100)
 
 
 def decode(data: bytes) -> tuple[str, str]:
