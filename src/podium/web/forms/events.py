@@ -96,3 +96,11 @@ class CheckInForm(TextForm):
     seat = forms.CharField(
         label=_("Seat, table or lane"), max_length=limit(CheckIn, "seat"), required=False
     )
+
+
+UNDO_REASON_MAX = 200
+
+
+class UndoCheckInForm(TextForm):
+    # Required by the service, which says so in its own words (a refusal naming the field).
+    reason = forms.CharField(label=_("Why undo it"), max_length=UNDO_REASON_MAX, required=False)
