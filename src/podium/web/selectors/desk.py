@@ -20,9 +20,8 @@ Vocabulary:
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
-
 import re
+from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 from django.utils.crypto import constant_time_compare, salted_hmac

@@ -18,8 +18,8 @@ from django.urls import path, reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from podium.web.forms.registration import PlayerForm, RegistrationForm, add_refusal
 from podium.web import qrcodes
+from podium.web.forms.registration import PlayerForm, RegistrationForm, add_refusal
 from podium.web.models import Entry, Person, Squad
 from podium.web.selectors import entries as selectors
 from podium.web.selectors.desk import checkin_code
