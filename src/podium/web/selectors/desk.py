@@ -142,13 +142,15 @@ def no_shows(event: Event, now: dt.datetime) -> list[tuple[Entry, Entry | None]]
     return result
 
 
-def absent_from(entry: Entry) -> dt.datetime:
-    """From when a confirmed entry not checked in counts as a no-show (see the vocabulary)."""
+def is_no_show(entry: Entry, now: dt.datetime) -> bool:
+    """Whether a confirmed entry not checked in counts as a no-show at ``now`` (see the
+    vocabulary): from its no-show time on, or once its check-in window has closed (the last
+    minute of the window still checks in), or else from its start."""
     time = no_show_time(entry)
     if time is not None:
-        return time
+        return now >= time
     closes = window_of(entry).closes
-    return closes if closes is not None else start_of(entry)
+    return now > closes if closes is not None else now >= start_of(entry)
 
 
 @dataclass(frozen=True)
@@ -170,7 +172,5 @@ def counts(event: Event, now: dt.datetime) -> Counts:
         .prefetch_related("seat_taken")
     )
     here = [e for e in confirmed if getattr(e, "check_in", None) is not None]
-    absent = [
-        e for e in confirmed if getattr(e, "check_in", None) is None and now >= absent_from(e)
-    ]
+    absent = [e for e in confirmed if getattr(e, "check_in", None) is None and is_no_show(e, now)]
     return Counts(expected=len(confirmed), checked_in=len(here), no_shows=len(absent))
