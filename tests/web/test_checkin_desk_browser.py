@@ -33,7 +33,8 @@ def assert_thumb_sized(locator: Any) -> None:
     box = locator.bounding_box()
     assert box is not None
     assert box["height"] >= 44, box
-    assert 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"], box
+    assert box["x"] >= 0, box
+    assert box["x"] + box["width"] <= PHONE["width"], box
 
 
 @pytest.mark.django_db(transaction=True)

@@ -36,7 +36,7 @@ from podium.rules.schema import Rulebook
 from podium.web.models import Entry, Event, EventRole, Payment, Squad
 from podium.web.selectors.accounts import may_create_events
 from podium.web.selectors.roles import is_organizer
-from podium.web.selectors.texts import shown_value
+from podium.web.selectors.texts import rt, shown_value
 from podium.web.services.base import Refused, audit
 
 
@@ -320,7 +320,7 @@ def _check_entries(event: Event, before: Rulebook, after: Rulebook) -> None:
                     "%(category)s: %(count)d entries are already approved; the cap cannot be "
                     "lower than %(count)d."
                 )
-                % {"category": category.title, "count": count},
+                % {"category": rt(category.title), "count": count},
                 field=field,
             )
     old_prices = {f.key: f.price for f in before.fees}
@@ -334,7 +334,7 @@ def _check_entries(event: Event, before: Rulebook, after: Rulebook) -> None:
         if fee.key in paid:
             raise Refused(
                 _("Payments of “%(fee)s” are recorded; its price cannot change any more.")
-                % {"fee": fee.title},
+                % {"fee": rt(fee.title)},
                 field=f"fee_{fee.key}",
             )
 
