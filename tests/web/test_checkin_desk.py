@@ -215,8 +215,8 @@ def test_the_counts_fragment_answers_304_until_a_check_in(party: Any) -> None:
 def test_the_confirmation_shows_the_qr_the_desk_looks_up(party: Any, make_user: Any) -> None:
     event, alice, pairs = party
     paola = make_user("paola")
-    Entry.objects.filter(pk__in=[pairs[0].pk, 4]).update(registered_by=paola)
     pending = Entry.objects.get(event=event, number=4)
+    Entry.objects.filter(pk__in=[pairs[0].pk, pending.pk]).update(registered_by=paola)
     player = signed_in(paola)
     listing = player.get("/me/entries/").content.decode()
     assert f'href="/me/entries/{pairs[0].pk}/"' in listing
