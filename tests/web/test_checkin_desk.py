@@ -181,7 +181,15 @@ def test_the_desk_page_counts_filters_and_undoes(party: Any) -> None:
     assert "#1 — Why undo it: Ensure this value has at most 200 characters (it has 201)." in (
         too_long.content.decode()
     )
+    control = client.post(f"{desk}undo/{pairs[0].pk}/", {"reason": "a\x00b"}, follow=True)
+    assert "The character U+0000 (at position 2) is not allowed" in control.content.decode()
     assert CheckIn.objects.count() == 1
+    assert not AuditEntry.objects.filter(action="entry.check-in-undo").exists()
+    # A checked-in pair's code, searched under "not yet here": found, only filtered out.
+    code = checkin_code(pairs[0])
+    hidden = client.get(desk, {"q": code, "show": "not-yet"}).content.decode()
+    assert "No entry of this event has the check-in code" not in hidden
+    assert 'id="entry-1"' not in hidden
     done = client.post(f"{desk}undo/{pairs[0].pk}/", {"reason": "Tapped by mistake"}, follow=True)
     page = done.content.decode()
     assert "The check-in of #1 Pair 1 was undone." in page

@@ -311,11 +311,11 @@ def test_an_oversized_rulebook_is_refused_fast_with_bounded_memory(
     event = make_event("it-puzzle-party", organizer=olga, status=Event.Status.DRAFT)
     client = signed_in(olga)
     huge = "notes:\n" + "  - clause: x\n" * 30_000  # 420 KB
+    url = f"/organize/{event.slug}/edit/"
+    assert client.get(url).status_code == 200  # templates and catalogues loaded: not timed
     tracemalloc.start()
     started = time.perf_counter()
-    page = client.post(
-        f"/organize/{event.slug}/edit/", form_data(event, rulebook_text=huge)
-    ).content.decode()
+    page = client.post(url, form_data(event, rulebook_text=huge)).content.decode()
     elapsed = time.perf_counter() - started
     _now, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()

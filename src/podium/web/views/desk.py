@@ -84,7 +84,8 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
         **_counts_context(event),
         "query": query,
         "not_yet": not_yet,
-        "unknown_code": select.is_code(query) and not cards,
+        # A code that is no entry's (mistyped, forged, another event's), not one filtered out.
+        "unknown_code": select.is_code(query) and select.entry_by_code(event, query) is None,
         "cards": cards,
         "no_shows": select.no_shows(event, now),
         "no_show": event.rulebook.no_show,
@@ -145,7 +146,7 @@ def undo(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     form = UndoCheckInForm(request.POST)
     if not form.is_valid():
         label = form.fields["reason"].label
-        problem = next(iter(form.errors.get("reason") or form.non_field_errors()), "")
+        problem = " ".join(form.errors.get("reason") or form.non_field_errors())
         messages.error(request, f"#{entry.number} — {label}: {problem}")
         return _back(request, slug)
     try:
