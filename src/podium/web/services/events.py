@@ -382,7 +382,7 @@ def event_update(
                     % {"status": event.get_status_display()},
                     field="rulebook_text",
                 )
-            text = rulebook_text or ""
+            text = (rulebook_text or "").rstrip("\n") + "\n"  # a form strips the last newline
         base = checked_rulebook(text, "rulebook.yaml", field="rulebook_text")
         changes = _setting_changes(
             before,
