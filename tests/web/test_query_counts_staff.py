@@ -1,5 +1,6 @@
 """SQL queries of the staff pages that list entrants, results, tours or rounds — the results
-console, the head referee's checks, the check-in desk, the organizer's entries, payments,
+console, the head referee's checks, the check-in desk (its counts and its
+"not yet here" filter too), the organizer's entries, payments,
 publication, discipline and season pages, the jury's and the appeals' lists, the ChGK grid, the
 bowling lane sheets, the battles and the protests — are as many for a large event as for a
 small one.
@@ -21,6 +22,8 @@ def common(built: Any) -> dict[str, tuple[Any, str]]:
         "results console": (built.head, f"/desk/{slug}/results/"),
         "checks": (built.head, f"/desk/{slug}/checks/"),
         "check-in desk": (built.referee, f"/desk/{slug}/"),
+        "not yet here": (built.referee, f"/desk/{slug}/?show=not-yet"),
+        "check-in counts": (built.referee, f"/desk/{slug}/counts/"),
         "entries": (built.org, f"/organize/{slug}/entries/"),
         "payments": (built.org, f"/organize/{slug}/payments/"),
         "publication": (built.org, f"/organize/{slug}/publication/"),
@@ -41,7 +44,9 @@ def jigsaw_pages(built: Any) -> dict[str, tuple[Any, str]]:
 JIGSAW = {
     "results console": 23,
     "checks": 16,
-    "check-in desk": 12,
+    "check-in desk": 15,
+    "not yet here": 15,
+    "check-in counts": 7,
     "entries": 17,
     "payments": 7,
     "publication": 24,
@@ -82,7 +87,9 @@ def club_pages(built: Any) -> dict[str, tuple[Any, str]]:
 CLUB = {
     "results console": 14,
     "checks": 16,
-    "check-in desk": 7,
+    "check-in desk": 10,
+    "not yet here": 10,
+    "check-in counts": 7,
     "entries": 7,
     "payments": 7,
     "publication": 21,
@@ -144,7 +151,9 @@ def bowling_pages(built: Any) -> dict[str, tuple[Any, str]]:
 BOWLING = {
     "results console": 9,
     "checks": 8,
-    "check-in desk": 7,
+    "check-in desk": 10,
+    "not yet here": 10,
+    "check-in counts": 7,
     "entries": 7,
     "payments": 7,
     "publication": 11,

@@ -54,10 +54,12 @@ def record(event: Any, people: dict[str, Any], entry: Any, time: str) -> Any:
         ("entry.withdraw", {}, ""),
         ("roster.add", {}, ""),
         ("advancement.make", {"stage": QUALI, "to": "individual-final"}, ""),
-        # Money, tokens, check-ins and question packets show in no table.
+        # Money, tokens and question packets show in no table; check-ins only at the desk.
         ("payment.record", {}, "-"),
         ("token.create", {}, "-"),
-        ("entry.check-in", {}, "-"),
+        ("entry.check-in", {}, "desk"),
+        ("entry.check-in-undo", {}, "desk"),
+        ("seat.offer", {}, "desk"),
         ("questions.submit", {"round": 2}, "-"),
         # An action nobody classified changes every table: safe, never stale.
         ("something.new", {"stage": QUALI}, ""),

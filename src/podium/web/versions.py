@@ -5,8 +5,9 @@ Vocabulary:
 - scope: what of an event's standings an audited action can change (``AuditEntry.scope``):
   ``""`` every table of the event (entries, rosters, rulings, roles, draws…), a stage's key
   that stage's tables (results, checks, clocks, publication of its rounds), ``"-"`` none
-  (payments, tokens, check-ins, question packets…). An action not known here changes every
-  table: a forgotten action costs a recomputation, never a stale table.
+  (payments, tokens, question packets…), ``"desk"`` the check-in desk's counts (check-ins, their
+  undoing, seats given away) and no standings. An action not known here changes every table: a
+  forgotten action costs a recomputation, never a stale table.
 - scopes of a stage: the event's, the stage's own, and for a ChGK season the tour stage it sums.
 - fingerprint of a scope: how many audit entries it has and the newest one's id, read from the
   database. Audit entries are only ever added, in the transaction of the change they record, so
@@ -42,6 +43,7 @@ from podium.web.models import AuditEntry
 
 EVENT = ""
 UNSHOWN = "-"
+DESK = "desk"
 CHECK_S = 30
 MEMO_S = 0.5
 _memo: dict[tuple[str, str], tuple[float, str]] = {}
@@ -53,15 +55,18 @@ STAGE_ACTIONS = (
 )  # fmt: skip
 # Actions that change nothing any standings page shows.
 UNSHOWN_ACTIONS = (
-    "token.", "payment.", "entry.check-in", "seat.offer", "waiting.reorder", "questions.",
-    "appeal.further", "jury.appoint",
+    "token.", "payment.", "waiting.reorder", "questions.", "appeal.further", "jury.appoint",
 )  # fmt: skip
+# Actions that change only the check-in desk's counts (``entry.check-in`` and its undoing).
+DESK_ACTIONS = ("entry.check-in", "seat.offer")
 
 
 def scope_of(action: str, data: Mapping[str, Any]) -> str:
     """The scope of an audited action (see the vocabulary)."""
     if action.startswith(UNSHOWN_ACTIONS):
         return UNSHOWN
+    if action.startswith(DESK_ACTIONS):
+        return DESK
     stage = data.get("stage")
     if action.startswith(STAGE_ACTIONS) and isinstance(stage, str) and stage:
         return stage
@@ -181,11 +186,19 @@ def _read(slug: str, scopes: Iterable[str]) -> dict[str, str]:
 def stage_tag(slug: str, stage: Stage) -> str:
     """The tag of a stage's pages: from the cache, the stale fingerprints read again from the
     database (and cached with the generation they were read at)."""
-    scopes = stage_scopes(stage)
+    return _scopes_tag(slug, stage_scopes(stage), stage.key)
+
+
+def desk_tag(slug: str) -> str:
+    """The tag of the check-in desk's counts: the event's entries and its check-ins."""
+    return _scopes_tag(slug, (EVENT, DESK), DESK)
+
+
+def _scopes_tag(slug: str, scopes: tuple[str, ...], name: str) -> str:
     if is_down(cache):
         return _tag(_read(slug, scopes), scopes)
     keys = {s: _pair(slug, s) for s in scopes}
-    scopes_key = _scopes_key(slug, stage.key)
+    scopes_key = _scopes_key(slug, name)
     found = cache.get_many([scopes_key, *(k for pair in keys.values() for k in pair)])
     fingerprints: dict[str, str] = {}
     generations: dict[str, Any] = {}

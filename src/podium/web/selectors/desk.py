@@ -9,14 +9,22 @@ Vocabulary:
   that took a no-show's seat counts the same minutes from when it took it, so it is not a
   no-show the moment it gets the seat.
 - waiting list: the category's waiting entries, by position.
+- expected: the confirmed entries; checked in: those of them present; not yet here: the rest.
+- no-show (in the counts): not yet here past its no-show time, or, where the rulebook has no
+  no-show rule, past the close of its check-in window (else its start).
+- check-in code: ``<number>-<8 hex>`` — the entry's number and a keyed hash of the event and
+  the entry, so a code typed or scanned at the desk finds that entry of this event and nothing
+  else; the QR code of an entry's confirmation opens the desk's search with it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from podium.web.models import Entry, Event
 from podium.web.selectors.entries import roster, waiting_list
@@ -65,16 +73,46 @@ def no_show_time(entry: Entry) -> dt.datetime | None:
     return start_of(entry) + grace
 
 
-def search(event: Event, query: str = "") -> QuerySet[Entry]:
+CODE = re.compile(r"^(?P<number>\d{1,9})-(?P<check>[0-9a-f]{8})$")
+
+
+def checkin_code(entry: Entry) -> str:
+    check = salted_hmac("podium.checkin-code", f"{entry.event_id}:{entry.pk}").hexdigest()[:8]
+    return f"{entry.number}-{check}"
+
+
+def is_code(query: str) -> bool:
+    return CODE.match(query.strip().lower()) is not None
+
+
+def entry_by_code(event: Event, code: str) -> Entry | None:
+    """The entry of this event whose check-in code this is (see the vocabulary)."""
+    found = CODE.match(code.strip().lower())
+    if found is None:
+        return None
+    entry = event.entries.filter(number=int(found["number"])).first()
+    if entry is None or not constant_time_compare(checkin_code(entry), code.strip().lower()):
+        return None
+    return entry
+
+
+def search(event: Event, query: str = "", *, not_yet: bool = False) -> QuerySet[Entry]:
+    """The entries the desk shows for ``query`` (a name, a number or a check-in code);
+    ``not_yet``: only the confirmed entries not checked in yet."""
     entries = (
         event.entries.exclude(status=Entry.Status.CANCELLED)
         .select_related("event", "squad", "check_in")
         .prefetch_related(roster(), "payments")
         .order_by("number")
     )
+    if not_yet:
+        entries = entries.filter(status=Entry.Status.CONFIRMED, check_in__isnull=True)
     query = search_text(query).strip().lstrip("#")
     if not query:
         return entries
+    if is_code(query):
+        found = entry_by_code(event, query)
+        return entries.filter(pk=found.pk) if found else entries.none()
     found = Q(name__icontains=query) | Q(members__person__last_name__icontains=query)
     found |= Q(members__person__first_name__icontains=query)
     if query.isdigit():
@@ -102,3 +140,37 @@ def no_shows(event: Event, now: dt.datetime) -> list[tuple[Entry, Entry | None]]
         queue = queues[entry.category]
         result.append((entry, queue.pop(0) if queue else None))
     return result
+
+
+def is_no_show(entry: Entry, now: dt.datetime) -> bool:
+    """Whether a confirmed entry not checked in counts as a no-show at ``now`` (see the
+    vocabulary): from its no-show time on, or once its check-in window has closed (the last
+    minute of the window still checks in), or else from its start."""
+    time = no_show_time(entry)
+    if time is not None:
+        return now >= time
+    closes = window_of(entry).closes
+    return now > closes if closes is not None else now >= start_of(entry)
+
+
+@dataclass(frozen=True)
+class Counts:
+    expected: int
+    checked_in: int
+    no_shows: int
+
+    @property
+    def not_yet(self) -> int:
+        return self.expected - self.checked_in
+
+
+def counts(event: Event, now: dt.datetime) -> Counts:
+    """The desk's counts at ``now``, in two queries whatever the number of entries."""
+    confirmed = list(
+        event.entries.filter(status=Entry.Status.CONFIRMED)
+        .select_related("event", "squad", "check_in")
+        .prefetch_related("seat_taken")
+    )
+    here = [e for e in confirmed if getattr(e, "check_in", None) is not None]
+    absent = [e for e in confirmed if getattr(e, "check_in", None) is None and is_no_show(e, now)]
+    return Counts(expected=len(confirmed), checked_in=len(here), no_shows=len(absent))

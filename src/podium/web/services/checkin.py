@@ -3,6 +3,8 @@
 Vocabulary:
 - check-in: a confirmed entry present at the desk inside the rulebook's window, with the seat,
   table or lane handed out (by default its table number).
+- undo: a check-in taken back (a wrong card tapped, someone who left again), with the reason
+  the audit trail keeps; the entry is then not yet here, as before.
 - no-show: a confirmed entry not checked in by the no-show time; its seat goes to the first
   waiting entry of its category, the no-show is cancelled — with no refund where
   ``no_show.refund`` is false — and the seat offer is recorded.
@@ -75,6 +77,40 @@ def checkin_record(
         )
         audit(event=entry.event, actor=by, action="entry.check-in", target=entry, seat=seat)
     return check_in
+
+
+def checkin_undo(*, entry: Entry, by: Any, reason: str) -> Entry:
+    """Takes a check-in back; ``reason`` (required) goes into the audit entry with the seat and
+    the time of the check-in undone."""
+    with transaction.atomic():
+        entry = (
+            Entry.objects.select_for_update(of=("self",))
+            .select_related("event", "check_in")
+            .get(pk=entry.pk)
+        )
+        if not is_staff(by, entry.event):
+            raise Refused(_("Only an organizer or referee of this event may undo a check-in."))
+        done = getattr(entry, "check_in", None)
+        if done is None:
+            raise Refused(
+                _("#%(number)d is not checked in; there is nothing to undo.")
+                % {"number": entry.number}
+            )
+        reason = reason.strip()
+        if not reason:
+            raise Refused(_("Say why the check-in is undone."), field="reason")
+        audit(
+            event=entry.event,
+            actor=by,
+            action="entry.check-in-undo",
+            target=entry,
+            reason=reason,
+            seat=done.seat,
+            checked_in_at=done.checked_in_at,
+        )
+        done.delete()
+        entry.refresh_from_db()  # forgets the check-in just deleted
+    return entry
 
 
 def seat_offer(*, absent: Entry, by: Any, now: dt.datetime | None = None) -> SeatOffer:

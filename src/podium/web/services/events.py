@@ -7,12 +7,20 @@ Vocabulary:
 - appointment: a role (organizer, head referee, referee, jury) given to a user for ONE event,
   by one of its organizers.
 - squad: a bowling round with its own start and capacity (ČBA).
+- edit: after creation the organizers change the event's title, start, time zone, venue and
+  language, and settings of its rulebook — the registration window and cap, each category's
+  cap, each fee's price — checked like an upload (the loader, then the engine). The whole
+  rulebook may be replaced only while the event is a draft. Once entries exist, a cap may not
+  fall below the entries already approved, a fee with payments recorded keeps its price, and a
+  replacement keeps every category that has entries.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import zoneinfo
+from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -22,24 +30,64 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from podium.engine.validate import check_rulebook
+from podium.rules.edit import SettingPath, Value, with_settings
 from podium.rules.loader import PRESETS, RulebookError, RulebookProblem, parse, preset_text
-from podium.web.models import Event, EventRole, Squad
+from podium.rules.schema import Rulebook
+from podium.web.models import Entry, Event, EventRole, Payment, Squad
 from podium.web.selectors.accounts import may_create_events
 from podium.web.selectors.roles import is_organizer
-from podium.web.selectors.texts import shown_value
+from podium.web.selectors.texts import rt, shown_value
 from podium.web.services.base import Refused, audit
 
 
 class RulebookRefused(Refused):
     """An uploaded rulebook with problems; ``problems`` lists every one of them."""
 
-    def __init__(self, problems: list[RulebookProblem]) -> None:
+    def __init__(self, problems: list[RulebookProblem], *, field: str = "rulebook_file") -> None:
         self.problems = problems
         super().__init__(
             _("The rulebook has %(count)d problem(s); nothing was created.")
+            % {"count": len(problems)}
+            if field == "rulebook_file"
+            else _("The rulebook has %(count)d problem(s); nothing was changed.")
             % {"count": len(problems)},
-            field="rulebook_file",
+            field=field,
         )
+
+
+def checked_rulebook(text: str, filename: str, *, field: str = "rulebook_file") -> Rulebook:
+    """The rulebook of ``text`` read and checked as an upload is: by the loader, then by the
+    engine; every problem refused at once, with its line and field path."""
+    try:
+        rulebook = parse(text, filename)
+    except RulebookError as exc:
+        raise RulebookRefused(list(exc.problems), field=field) from None
+    engine_problems = check_rulebook(rulebook)
+    if engine_problems:
+        raise RulebookRefused(
+            [
+                RulebookProblem(filename, None, p.where, shown_value(p.message))
+                for p in engine_problems
+            ],
+            field=field,
+        )
+    return rulebook
+
+
+def _check_basics(*, title: str, timezone: str, language: str, starts_at: dt.datetime) -> None:
+    """What creating and editing an event check alike."""
+    if not title.strip():
+        raise Refused(_("An event needs a title."), field="title")
+    try:
+        zoneinfo.ZoneInfo(timezone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise Refused(
+            _("Unknown time zone “%(zone)s”.") % {"zone": timezone}, field="timezone"
+        ) from None
+    if language not in dict(settings.LANGUAGES):
+        raise Refused(_("Unknown language."), field="language")
+    if starts_at.tzinfo is None:
+        raise Refused(_("The start needs a time zone."), field="starts_at")
 
 
 def creation_refusal(user: Any) -> str:
@@ -77,35 +125,13 @@ def event_create(
         raise Refused(_("Log in to create an event."))
     if not may_create_events(organizer):
         raise Refused(creation_refusal(organizer))
-    if not title.strip():
-        raise Refused(_("An event needs a title."), field="title")
+    _check_basics(title=title, timezone=timezone, language=language, starts_at=starts_at)
     if not slug or slugify(slug) != slug:
         raise Refused(_("Use lower-case letters, digits and hyphens in the address."), field="slug")
     if Event.objects.filter(slug=slug).exists():
         raise Refused(_("An event with this address already exists."), field="slug")
-    try:
-        zoneinfo.ZoneInfo(timezone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        raise Refused(
-            _("Unknown time zone “%(zone)s”.") % {"zone": timezone}, field="timezone"
-        ) from None
-    if language not in dict(settings.LANGUAGES):
-        raise Refused(_("Unknown language."), field="language")
-    if starts_at.tzinfo is None:
-        raise Refused(_("The start needs a time zone."), field="starts_at")
     text, filename = _rulebook_text(preset, rulebook_text)
-    try:
-        rulebook = parse(text, filename)
-    except RulebookError as exc:
-        raise RulebookRefused(list(exc.problems)) from None
-    engine_problems = check_rulebook(rulebook)
-    if engine_problems:
-        raise RulebookRefused(
-            [
-                RulebookProblem(filename, None, p.where, shown_value(p.message))
-                for p in engine_problems
-            ]
-        )
+    rulebook = checked_rulebook(text, filename)
     with transaction.atomic():
         event = Event.objects.create(
             slug=slug,
@@ -197,5 +223,211 @@ def event_set_status(*, event: Event, by: Any, status: str) -> Event:
         event.save(update_fields=["status"])
         audit(
             event=event, actor=by, action="event.status", target=event, before=before, after=status
+        )
+    return event
+
+
+def _approved(event: Event) -> dict[str, int]:
+    """The approved (confirmed) entries per category, in one query."""
+    counts: dict[str, int] = {}
+    for category in event.entries.filter(status=Entry.Status.CONFIRMED).values_list(
+        "category", flat=True
+    ):
+        counts[category] = counts.get(category, 0) + 1
+    return counts
+
+
+def _setting_changes(
+    before: Rulebook,
+    after: Rulebook,
+    *,
+    registration_opens: dt.date | None,
+    registration_closes: dt.date | None,
+    registration_cap: int | None,
+    caps: Mapping[str, int | None],
+    fees: Mapping[str, Decimal],
+) -> dict[SettingPath, Value]:
+    """The settings typed differently from ``before`` (what the form showed), as changes of
+    ``after`` (the same rulebook, or its replacement while a draft)."""
+    changes: dict[SettingPath, Value] = {}
+    if registration_opens != before.registration.opens:
+        changes[("registration", "opens")] = registration_opens
+    if registration_closes != before.registration.closes:
+        changes[("registration", "closes")] = registration_closes
+    if registration_cap != before.registration.cap:
+        changes[("registration", "cap")] = registration_cap
+    keys = [c.key for c in after.categories]
+    for key, cap in caps.items():
+        if cap == before.category(key).cap and any(c.key == key for c in before.categories):
+            continue
+        if key not in keys:
+            raise Refused(_("Unknown category “%(key)s”.") % {"key": key}, field=f"cap_{key}")
+        changes[("categories", keys.index(key), "cap")] = cap
+    old_prices = {f.key: f.price.amount for f in before.fees}
+    fee_keys = [f.key for f in after.fees]
+    for key, amount in fees.items():
+        if old_prices.get(key) == amount:
+            continue
+        if key not in fee_keys:
+            raise Refused(_("Unknown fee “%(key)s”.") % {"key": key}, field=f"fee_{key}")
+        changes[("fees", fee_keys.index(key), "price", "amount")] = amount
+    return changes
+
+
+def _check_settings(
+    *,
+    registration_opens: dt.date | None,
+    registration_closes: dt.date | None,
+    registration_cap: int | None,
+    caps: Mapping[str, int | None],
+    fees: Mapping[str, Decimal],
+) -> None:
+    """The typed settings, each refused on its own field before the rulebook is read again."""
+    if registration_opens and registration_closes and registration_opens > registration_closes:
+        raise Refused(
+            _("Registration would close (%(closes)s) before it opens (%(opens)s).")
+            % {"closes": registration_closes.isoformat(), "opens": registration_opens.isoformat()},
+            field="registration_closes",
+        )
+    for field, cap in [("registration_cap", registration_cap)] + [
+        (f"cap_{key}", cap) for key, cap in caps.items()
+    ]:
+        if cap is not None and cap < 1:
+            raise Refused(_("A cap is at least 1 (leave it empty for none)."), field=field)
+    for key, amount in fees.items():
+        if amount < 0:
+            raise Refused(_("A price cannot be negative."), field=f"fee_{key}")
+
+
+def _check_entries(event: Event, before: Rulebook, after: Rulebook) -> None:
+    """What cannot change once entries exist (see the vocabulary)."""
+    approved = _approved(event)
+    used = set(event.entries.values_list("category", flat=True).distinct())
+    keys = {c.key for c in after.categories}
+    for key in sorted(used - keys):
+        raise Refused(
+            _("Entries exist in the category “%(key)s”; the new rulebook must keep it.")
+            % {"key": key},
+            field="rulebook_text",
+        )
+    for category in after.categories:
+        cap = category.cap if category.cap is not None else after.registration.cap
+        count = approved.get(category.key, 0)
+        if cap is not None and cap < count:
+            field = f"cap_{category.key}" if category.cap is not None else "registration_cap"
+            raise Refused(
+                _(
+                    "%(category)s: %(count)d entries are already approved; the cap cannot be "
+                    "lower than %(count)d."
+                )
+                % {"category": rt(category.title), "count": count},
+                field=field,
+            )
+    old_prices = {f.key: f.price for f in before.fees}
+    changed = [f.key for f in after.fees if f.key in old_prices and old_prices[f.key] != f.price]
+    paid = set(
+        Payment.objects.filter(entry__event=event, fee_key__in=changed)
+        .values_list("fee_key", flat=True)
+        .distinct()
+    )
+    for fee in after.fees:
+        if fee.key in paid:
+            raise Refused(
+                _("Payments of “%(fee)s” are recorded; its price cannot change any more.")
+                % {"fee": rt(fee.title)},
+                field=f"fee_{fee.key}",
+            )
+
+
+def event_update(
+    *,
+    event: Event,
+    by: Any,
+    title: str,
+    starts_at: dt.datetime,
+    timezone: str,
+    venue: str,
+    language: str,
+    registration_opens: dt.date | None,
+    registration_closes: dt.date | None,
+    registration_cap: int | None,
+    caps: Mapping[str, int | None],
+    fees: Mapping[str, Decimal],
+    rulebook_text: str | None = None,
+) -> Event:
+    """Edits the event (see the vocabulary); the audit entry lists each change, before and
+    after. Nothing is saved when anything is refused."""
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        if not is_organizer(by, event):
+            raise Refused(_("Only an organizer of this event may edit it."))
+        _check_basics(title=title, timezone=timezone, language=language, starts_at=starts_at)
+        _check_settings(
+            registration_opens=registration_opens,
+            registration_closes=registration_closes,
+            registration_cap=registration_cap,
+            caps=caps,
+            fees=fees,
+        )
+        before = event.rulebook
+        text = event.rulebook_text
+        replaced = rulebook_text is not None and rulebook_text.strip() != text.strip()
+        if replaced:
+            if event.status != Event.Status.DRAFT:
+                raise Refused(
+                    _(
+                        "The rulebook can be replaced only while the event is a draft; it is "
+                        "“%(status)s”. Its dates, caps and fees can still be changed here."
+                    )
+                    % {"status": event.get_status_display()},
+                    field="rulebook_text",
+                )
+            text = (rulebook_text or "").rstrip("\n") + "\n"  # a form strips the last newline
+        base = checked_rulebook(text, "rulebook.yaml", field="rulebook_text")
+        changes = _setting_changes(
+            before,
+            base,
+            registration_opens=registration_opens,
+            registration_closes=registration_closes,
+            registration_cap=registration_cap,
+            caps=caps,
+            fees=fees,
+        )
+        text = with_settings(text, changes)
+        after = checked_rulebook(text, "rulebook.yaml", field="rulebook_text")
+        _check_entries(event, before, after)
+        fields = {
+            "title": title.strip(),
+            "starts_at": starts_at,
+            "timezone": timezone,
+            "venue": venue.strip(),
+            "language": language,
+            "rulebook_text": text,
+            "rulebook_key": after.key,
+        }
+        changed = {
+            name: (getattr(event, name), value)
+            for name, value in fields.items()
+            if getattr(event, name) != value
+        }
+        if not changed:
+            return event
+        for name, (_before, value) in changed.items():
+            setattr(event, name, value)
+        event.save(update_fields=list(changed))
+        event.__dict__.pop("rulebook", None)  # read again from the new text
+        shown = {
+            name: [str(old), str(new)]
+            for name, (old, new) in changed.items()
+            if name != "rulebook_text"
+        }
+        audit(
+            event=event,
+            actor=by,
+            action="event.update",
+            target=event,
+            changes=shown,
+            settings={".".join(map(str, p)): str(v) for p, v in changes.items()},
+            rulebook="replaced" if replaced else "kept" if not changes else "settings changed",
         )
     return event

@@ -5,6 +5,8 @@ for them.
 Vocabulary:
 - dashboard: one event's page for its organizers: what the rulebook implies (categories,
   stages, groups, divisions, squads), its staff and its status.
+- edit page: the event after creation — its dates, caps, fees, language and (while a draft)
+  its rulebook (``podium.web.services.events.event_update``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from podium.web.forms.events import (
+    EventEditForm,
     EventForm,
     PaymentForm,
     RoleForm,
@@ -40,6 +43,7 @@ from podium.web.services.events import (
     creation_refusal,
     event_create,
     event_set_status,
+    event_update,
     role_appoint,
     squad_create,
     user_named,
@@ -90,6 +94,41 @@ def event_new(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("The event was created."))
             return redirect("organizer:dashboard", slug=event.slug)
     return render(request, "podium/organizer/new.html", {"form": form, "problems": problems})
+
+
+@login_required
+def edit(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    form = EventEditForm(request.POST or None, event=event)
+    problems: list[Any] = []
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            event_update(
+                event=event,
+                by=request.user,
+                title=data["title"],
+                starts_at=data["starts_at"],
+                timezone=data["timezone"],
+                venue=data.get("venue", ""),
+                language=data["language"],
+                registration_opens=data.get("registration_opens"),
+                registration_closes=data.get("registration_closes"),
+                registration_cap=data.get("registration_cap"),
+                caps=form.caps(),
+                fees=form.prices(),
+                rulebook_text=data.get("rulebook_text") if "rulebook_text" in form.fields else None,
+            )
+        except RulebookRefused as refused:
+            problems = refused.problems
+            refuse_on(form, refused)
+        except Refused as refused:
+            refuse_on(form, refused)
+        else:
+            messages.success(request, _("The event was saved."))
+            return redirect("organizer:dashboard", slug=event.slug)
+    context = {"event": event, "form": form, "problems": problems}
+    return render(request, "podium/organizer/edit.html", context)
 
 
 def _dashboard(request: HttpRequest, event: Event, **forms: Any) -> HttpResponse:
@@ -219,6 +258,7 @@ urlpatterns = [
     path("", events, name="events"),
     path("new/", event_new, name="new"),
     path("<slug:slug>/", dashboard, name="dashboard"),
+    path("<slug:slug>/edit/", edit, name="edit"),
     path("<slug:slug>/roles/", roles, name="roles"),
     path("<slug:slug>/squads/", squads, name="squads"),
     path("<slug:slug>/status/", status, name="status"),

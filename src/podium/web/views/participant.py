@@ -4,6 +4,8 @@ Vocabulary:
 - own entry: one the signed-in user registered; any other entry is a 404 here, whether it
   exists or not.
 - terms: what cancelling would refund or leave owed today, shown before the user confirms.
+- confirmation: an entry's own page with its check-in code and that code's QR, which the
+  check-in desk scans (``podium.web.selectors.desk``); for its members too.
 """
 
 from __future__ import annotations
@@ -12,12 +14,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path
+from django.urls import path, reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from podium.web import qrcodes
 from podium.web.forms.registration import PlayerForm, RegistrationForm, add_refusal
 from podium.web.models import Entry, Person, Squad
 from podium.web.selectors import entries as selectors
+from podium.web.selectors.desk import checkin_code
 from podium.web.selectors.events import public_events
 from podium.web.services import registration as services
 from podium.web.services.base import Refused
@@ -49,6 +54,25 @@ def entries(request: HttpRequest) -> HttpResponse:
             }
         )
     return render(request, "podium/participant/entries.html", {"rows": rows})
+
+
+@login_required(login_url="accounts:login")
+def confirmation(request: HttpRequest, pk: int) -> HttpResponse:
+    entry = selectors.entries_of_user(request.user).filter(pk=pk).first()
+    if entry is None:
+        raise Http404
+    context: dict[str, object] = {
+        "entry": entry,
+        "category": selectors.category_of(entry.event, entry.category),
+    }
+    if entry.status == Entry.Status.CONFIRMED:
+        code = checkin_code(entry)
+        desk = reverse("desk:desk", kwargs={"slug": entry.event.slug})
+        address = request.build_absolute_uri(f"{desk}?q={code}")
+        title = _("Check-in code %(code)s") % {"code": code}
+        # segno escapes the title; the rest of the SVG is drawn, nothing typed.
+        context |= {"code": code, "qr": mark_safe(qrcodes.svg(address, title=title))}
+    return render(request, "podium/participant/confirmation.html", context)
 
 
 @login_required(login_url="accounts:login")
@@ -156,6 +180,7 @@ def add_player(request: HttpRequest, pk: int) -> HttpResponse:
 
 urlpatterns = [
     path("entries/", entries, name="entries"),
+    path("entries/<int:pk>/", confirmation, name="confirmation"),
     path("entries/<int:pk>/cancel/", cancel, name="cancel"),
     path("entries/<int:pk>/players/", add_player, name="add_player"),
     path("register/<slug:slug>/<slug:category>/", register, name="register"),
