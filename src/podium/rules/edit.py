@@ -117,7 +117,7 @@ def _removed(text: str, root: yaml.Node, path: SettingPath) -> tuple[int, int]:
             line_end = text.find("\n", value.end_mark.index)
             line_end = len(text) if line_end < 0 else line_end + 1
             alone = not text[line_start : key.start_mark.index].strip()
-            if alone and isinstance(value, yaml.ScalarNode) and value.style is None:
+            if alone and isinstance(value, yaml.ScalarNode) and not value.style:
                 rest = text[value.end_mark.index : line_end].strip()
                 if not rest or rest.startswith("#"):
                     return line_start, line_end
@@ -131,7 +131,8 @@ def _in_place(text: str, root: yaml.Node, path: SettingPath, value: Value) -> tu
         node = _child(node, part)
         if node is None:
             return -1, -1
-    if value is None or not isinstance(node, yaml.ScalarNode) or node.style is not None:
+    # A plain scalar has no style: None from the Python parser, "" from LibYAML's.
+    if value is None or not isinstance(node, yaml.ScalarNode) or node.style:
         return -1, -1
     start, end = node.start_mark.index, node.end_mark.index
     if text[start:end] != node.value:  # an anchor, a tag or an escape in the way
