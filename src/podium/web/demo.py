@@ -14,6 +14,10 @@ an event whose slug exists is left alone, and the three accounts are created onl
 
 Each event also has most of a round's results already in, and a few left for a newcomer to
 record live (``podium.web.demo_results``).
+
+- reset: the four demo events wiped — everything they hold, and the generated people nobody
+  else refers to — and loaded again as new (``podium serve --demo --reset``); never in
+  production, where a slug like the demo's may be a real event.
 """
 
 from __future__ import annotations
@@ -35,7 +39,16 @@ from django.utils.translation import gettext_noop
 from podium.engine.formats.games import assign_division
 from podium.rules.loader import preset_text
 from podium.web import demo_results
-from podium.web.models import Account, Entry, EntryMember, Event, EventRole, Person, Squad
+from podium.web.models import (
+    Account,
+    Entry,
+    EntryMember,
+    Event,
+    EventRole,
+    Person,
+    Result,
+    Squad,
+)
 from podium.web.services.registration import division_fields
 
 PASSWORD = "podium-demo"
@@ -806,6 +819,59 @@ def _accounts() -> dict[str, Any]:
         )
     accounts["player_person"] = person
     return accounts
+
+
+class DemoRefused(RuntimeError):
+    """The demo may not be reset here (a production server)."""
+
+
+def _wipe(event: Event) -> None:
+    """Deletes the event and everything it holds, the rows that point at others first."""
+    from django.db.models import Q
+
+    from podium.web.archive import KINDS
+
+    rows = {}
+    for _kind, model, paths in KINDS:
+        where = Q()
+        for path in paths:
+            where |= Q(**{path: event})
+        rows[model] = model.objects.filter(where).distinct()
+    people = set(rows[Person].filter(user__isnull=True).values_list("pk", flat=True))
+    for _kind, model, _paths in reversed(KINDS):
+        if model is Person:
+            continue
+        # pks first: a filter across the rows being deleted would lose its own trail.
+        pks = list(rows[model].values_list("pk", flat=True))
+        left = model.objects.filter(pk__in=pks)
+        # A row may name another of its kind (PROTECT): a correction the result it replaces, a
+        # question its replacement. Delete those nobody names first, until none is left.
+        links = [
+            f.attname
+            for f in model._meta.concrete_fields
+            if f.is_relation and f.related_model is model
+        ]
+        while left.exists():
+            named = {pk for name in links for pk in left.values_list(name, flat=True) if pk}
+            left.exclude(pk__in=named).delete()
+    event.delete()
+    Person.objects.filter(
+        pk__in=people, memberships__isnull=True, sanctions__isnull=True, bans__isnull=True
+    ).delete()
+
+
+@transaction.atomic
+def reset_demo() -> Summary:
+    """Wipes the four demo events and loads them again (see the vocabulary)."""
+    from django.conf import settings
+
+    if getattr(settings, "PRODUCTION", False):
+        raise DemoRefused(
+            "the demo is never reset on a production server: its events' slugs may be real ones"
+        )
+    for event in Event.objects.filter(slug__in=[slug for slug, _loader in LOADERS]):
+        _wipe(event)
+    return load_demo()
 
 
 @transaction.atomic

@@ -23,6 +23,7 @@ from typing import Any
 
 from django.db.models import Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from podium.engine.clock import RoundClock
 from podium.engine.timing import format_clock
@@ -159,6 +160,10 @@ def clock_display(clock: RoundClock, label: str, now: dt.datetime | None = None)
     says; the widget counts on from there.
     """
     now = now or timezone.now()
+    remaining = clock.remaining(now)
+    # The time left is said in words ("1:29:56 left"), never with a minus sign: "−1:29:56" reads
+    # as a negative time. The widget fills the same phrase in as it counts down.
+    left = _("%(time)s left")
     return {
         "label": label,
         "state": clock.state(now),
@@ -166,7 +171,9 @@ def clock_display(clock: RoundClock, label: str, now: dt.datetime | None = None)
         "ends": _epoch_ms(clock.ends_at),
         "server_now": _epoch_ms(now),
         "elapsed": clock.elapsed(now),
-        "remaining": clock.remaining(now),
+        "remaining": remaining,
+        "left_format": left,
+        "remaining_text": "" if remaining is None else left % {"time": format_clock(remaining)},
         # What the widget shows before (or without) its script: the server's reading, to the
         # whole second.
         "elapsed_text": format_clock(clock.elapsed(now) // 1000 * 1000),
