@@ -46,7 +46,6 @@ from podium.web.models import (
     Event,
     EventRole,
     Person,
-    Result,
     Squad,
 )
 from podium.web.services.registration import division_fields

@@ -43,8 +43,8 @@ from podium.web.models import (
 )
 from podium.web.selectors.results import battle_item, standings_as_of
 from podium.web.services.base import audit
-from podium.web.services.payments import payment_record
 from podium.web.services.clock import round_start
+from podium.web.services.payments import payment_record
 from podium.web.services.publication import publication_set
 from podium.web.services.rounds import round_add
 
