@@ -26,7 +26,7 @@ import datetime as dt
 import random
 import re
 import zoneinfo
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -874,11 +874,14 @@ def reset_demo() -> Summary:
 
 
 @transaction.atomic
-def load_demo() -> Summary:
-    """Create what is missing of the demo; leave everything that exists as it is."""
+def load_demo(only: Collection[str] = ()) -> Summary:
+    """Create what is missing of the demo (of the events ``only`` names, when given); leave
+    everything that exists as it is."""
     summary = Summary()
     accounts = _accounts()
     for slug, loader in LOADERS:
+        if only and slug not in only:
+            continue
         if Event.objects.filter(slug=slug).exists():
             summary.skipped.append(slug)
             continue

@@ -1,0 +1,147 @@
+"""The README's demo walks, in a real browser, each to its end.
+
+Each test loads one demo event (``podium.web.demo``) and does what the README's "A round in
+the demo" and the sentences after it (and "Disputes in the demo") tell a newcomer to do, as the
+demo's people: ``head``, ``referee`` on a phone, ``organizer``, ``jury``. A walk that cannot
+finish is a bug of the product, not of the walk.
+
+Hand-worked:
+- cz-jigsaw: three entrants of each group (A, B) are left. The clock runs since 44 minutes
+  before loading, so the two finishes tapped live are between 0:44:00 and 0:47:00 (the fastest
+  typed-in time is 0:45:00). The head ends the round early and counts the pieces of the other
+  four (groups 120 45 12 3 2 → 180 pieces: groups of at least 3 count). The final's entry list
+  is 50 Czechs and 5 foreigners from each group: 110.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from podium.web.demo import load_demo
+from podium.web.models import Advancement, Entry, Event, Result
+
+PHONE = {"width": 390, "height": 844}
+
+
+def _people() -> dict[str, Any]:
+    users = get_user_model().objects.filter(
+        username__in=["organizer", "head", "referee", "scorer", "jury", "player"]
+    )
+    return {u.username: u for u in users}
+
+
+@pytest.fixture
+def as_user(new_context: Any, sign_in: Any, live_server: Any) -> Any:
+    """A signed-in page of a demo person, reading English (the staff pages' default)."""
+
+    def page(user: Any, **options: Any) -> Any:
+        context = new_context(**options)
+        context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+        sign_in(context, user)
+        return context.new_page()
+
+    return page
+
+
+def _left(event: Event, stage: str) -> list[Entry]:
+    """The entrants of the stage without a result yet, by number."""
+    done = Result.objects.filter(event=event, stage=stage).values_list("entry_id", flat=True)
+    category = event.rulebook.stage(stage).category
+    return list(
+        event.entries.filter(status=Entry.Status.CONFIRMED, category=category)
+        .exclude(pk__in=list(done))
+        .order_by("number")
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_jigsaw_qualification_walk_ends_with_the_finals_110(as_user: Any) -> None:
+    load_demo(only=["cz-jigsaw-2027"])
+    event = Event.objects.get(slug="cz-jigsaw-2027")
+    people = _people()
+    quali = "individual-qualification"
+    left = _left(event, quali)
+    assert len(left) == 6  # three of each group
+
+    # 1. The head opens the console: the clock has run for about 44 minutes, the time left is
+    #    said in words, never with a minus sign.
+    head = as_user(people["head"])
+    head.goto(f"/desk/{event.slug}/results/")
+    head.get_by_role("link", name=re.compile("Individuals — qualification")).click()
+    clock = head.locator("[data-clock]").first
+    assert re.fullmatch(r"0:4[4-6]:\d\d", clock.locator(".clock-elapsed").inner_text())
+    assert re.fullmatch(r"0:4[3-6]:\d\d left", clock.locator(".clock-remaining").inner_text())
+    assert "−" not in clock.inner_text()
+
+    # 2. (step 4's first half) The organizer publishes the round as preliminary for visitors.
+    organizer = as_user(people["organizer"])
+    publication = f"/organize/{event.slug}/publication/"
+    organizer.goto(publication)
+    round_box = organizer.locator(f"#stage-{quali}-1")
+    round_box.get_by_role("button", name="Publish as preliminary").click()
+    organizer.wait_for_selector(f"#stage-{quali}-1 .publication-preliminary")
+
+    # 3. The referee on a phone taps two finishes, one with a missing piece; the competitor
+    #    agrees.
+    phone = as_user(people["referee"], viewport=PHONE)
+    console = f"/desk/{event.slug}/results/{quali}/1/"
+    for entry, missing in ((left[0], "1"), (left[3], "")):
+        phone.goto(f"{console}?q={entry.number}")
+        card = phone.locator(f"#entry-{entry.number}")
+        if missing:
+            card.locator("input[name$=missing]").first.fill(missing)
+        card.get_by_role("button", name="Finished").click()
+        phone.wait_for_selector(f"#entry-{entry.number} .score")
+        card = phone.locator(f"#entry-{entry.number}")
+        card.get_by_role("button", name=re.compile("Competitor agrees")).click()
+        phone.wait_for_selector(f"#entry-{entry.number} .mark-agreed")
+    tapped = Result.objects.filter(event=event, stage=quali, entry__in=[left[0], left[3]])
+    for result in tapped:
+        h, m, _s = (int(x) for x in result.cells["time"].split(":"))
+        assert (h, 44) <= (0, m) <= (0, 46), result.cells  # near the fastest typed-in 45:00
+    assert {r.cells.get("missing") or "" for r in tapped} == {"1", ""}
+
+    # The head ends the round early with a reason and counts the pieces of the four left.
+    head.goto(console)
+    head.locator("summary", has_text="Start or end the round").click()
+    head.get_by_label("Reason (a restart, or an end before the time limit)").fill(
+        "the last six are done or have given up"
+    )
+    head.get_by_role("button", name="End the round").click()
+    head.wait_for_selector("[data-clock] [data-ended]:not([hidden])")
+    for entry in (left[1], left[2], left[4], left[5]):
+        head.goto(f"{console}?q={entry.number}")
+        card = head.locator(f"#entry-{entry.number}")
+        card.locator("input[name$=groups]").fill("120 45 12 3 2")
+        card.get_by_role("button", name="Record the pieces").click()
+        head.wait_for_selector(f"#entry-{entry.number} .score")
+    counted = Result.objects.filter(event=event, stage=quali, entry__in=[left[1], left[2]])
+    assert {r.cells["pieces"] for r in counted} == {"180"}
+
+    # 4. The head confirms the referee's two; the organizer confirms the head's four (nobody
+    #    confirms what they recorded themselves); then final, and the final's entry list.
+    checks = f"/desk/{event.slug}/checks/"
+    for who in (head, organizer):
+        who.goto(checks)
+        boxes = who.locator("ul.pending input[type=checkbox]:not([disabled])")
+        assert boxes.count() > 0
+        for i in range(boxes.count()):
+            boxes.nth(i).check()
+        who.get_by_role("button", name="Confirm the ticked results").click()
+        who.wait_for_load_state()
+    organizer.goto(checks)
+    assert "Nothing waits for a confirmation." in organizer.inner_text("main")
+    organizer.goto(publication)
+    organizer.locator(f"#stage-{quali}-1").get_by_role("button", name="Publish as final").click()
+    organizer.wait_for_selector(f"#stage-{quali}-1 .publication-final")
+    organizer.get_by_role(
+        "button", name="Create the entry list of Individuals — final from the final table"
+    ).click()
+    organizer.wait_for_load_state()
+    assert Advancement.objects.filter(event=event, to_stage="individual-final").count() == 110
+    head.goto(f"/desk/{event.slug}/results/individual-final/1/")
+    assert head.locator(".card").count() == 110
