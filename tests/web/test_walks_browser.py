@@ -41,6 +41,7 @@ def as_user(new_context: Any, sign_in: Any, live_server: Any) -> Any:
     def page(user: Any, **options: Any) -> Any:
         context = new_context(**options)
         context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+        context.set_default_timeout(10_000)
         sign_in(context, user)
         return context.new_page()
 
@@ -56,6 +57,64 @@ def _left(event: Event, stage: str) -> list[Entry]:
         .exclude(pk__in=list(done))
         .order_by("number")
     )
+
+
+def _tap(page: Any, console: str, entry: Entry, missing: str = "", compensation: str = "") -> None:
+    """A referee taps "Finished" on the entrant's card (found by number), then the competitor
+    agrees where the rulebook asks."""
+    page.goto(f"{console}?q={entry.number}")
+    card = page.locator(f"#entry-{entry.number}")
+    if missing:
+        card.locator("input[name$=finish-missing]").fill(missing)
+    if compensation:
+        card.locator("summary", has_text="Time compensated").click()
+        card.locator("input[name$=finish-compensation]").fill(compensation)
+        card.locator("input[name$=finish-compensation_reason]").fill("faulty puzzle replaced")
+    card.get_by_role("button", name="Finished").click()
+    page.wait_for_selector(f"#entry-{entry.number} .score")
+    agree = page.locator(f"#entry-{entry.number}").get_by_role(
+        "button", name=re.compile("Competitor agrees")
+    )
+    if agree.count():
+        agree.click()
+        page.wait_for_selector(f"#entry-{entry.number} .mark-agreed")
+
+
+def _end_early(page: Any, console: str, reason: str) -> None:
+    page.goto(console)
+    page.locator("summary", has_text="Start or end the round").click()
+    page.get_by_label("Reason (a restart, or an end before the time limit)").fill(reason)
+    page.get_by_role("button", name="End the round").click()
+    page.wait_for_selector("[data-clock] [data-ended]:not([hidden])")
+
+
+def _count_pieces(page: Any, console: str, entry: Entry, field: str, value: str) -> None:
+    page.goto(f"{console}?q={entry.number}")
+    card = page.locator(f"#entry-{entry.number}")
+    card.locator(f"input[name$=pieces-{field}]").fill(value)
+    card.get_by_role("button", name="Record the pieces").click()
+    page.wait_for_selector(f"#entry-{entry.number} .score")
+
+
+def _confirm_everything(checks: str, *pages: Any) -> None:
+    """Each page's person ticks every result they may confirm (not their own) and confirms."""
+    for page in pages:
+        page.goto(checks)
+        boxes = page.locator("ul.pending input[type=checkbox]:not([disabled])")
+        assert boxes.count() > 0
+        for i in range(boxes.count()):
+            boxes.nth(i).check()
+        page.get_by_role("button", name="Confirm the ticked results").click()
+        page.wait_for_load_state()
+    pages[-1].goto(checks)
+    assert "Nothing waits for a confirmation." in pages[-1].inner_text("main")
+
+
+def _publish(page: Any, event: Event, stage: str, state: str, round: int = 1) -> None:
+    page.goto(f"/organize/{event.slug}/publication/")
+    button = {"preliminary": "Publish as preliminary", "final": "Publish as final"}[state]
+    page.locator(f"#stage-{stage}-{round}").get_by_role("button", name=button).click()
+    page.wait_for_selector(f"#stage-{stage}-{round} .publication-{state}")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -79,26 +138,14 @@ def test_the_jigsaw_qualification_walk_ends_with_the_finals_110(as_user: Any) ->
 
     # 2. (step 4's first half) The organizer publishes the round as preliminary for visitors.
     organizer = as_user(people["organizer"])
-    publication = f"/organize/{event.slug}/publication/"
-    organizer.goto(publication)
-    round_box = organizer.locator(f"#stage-{quali}-1")
-    round_box.get_by_role("button", name="Publish as preliminary").click()
-    organizer.wait_for_selector(f"#stage-{quali}-1 .publication-preliminary")
+    _publish(organizer, event, quali, "preliminary")
 
     # 3. The referee on a phone taps two finishes, one with a missing piece; the competitor
     #    agrees.
     phone = as_user(people["referee"], viewport=PHONE)
     console = f"/desk/{event.slug}/results/{quali}/1/"
-    for entry, missing in ((left[0], "1"), (left[3], "")):
-        phone.goto(f"{console}?q={entry.number}")
-        card = phone.locator(f"#entry-{entry.number}")
-        if missing:
-            card.locator("input[name$=missing]").first.fill(missing)
-        card.get_by_role("button", name="Finished").click()
-        phone.wait_for_selector(f"#entry-{entry.number} .score")
-        card = phone.locator(f"#entry-{entry.number}")
-        card.get_by_role("button", name=re.compile("Competitor agrees")).click()
-        phone.wait_for_selector(f"#entry-{entry.number} .mark-agreed")
+    _tap(phone, console, left[0], missing="1")
+    _tap(phone, console, left[3])
     tapped = Result.objects.filter(event=event, stage=quali, entry__in=[left[0], left[3]])
     for result in tapped:
         h, m, _s = (int(x) for x in result.cells["time"].split(":"))
@@ -106,38 +153,16 @@ def test_the_jigsaw_qualification_walk_ends_with_the_finals_110(as_user: Any) ->
     assert {r.cells.get("missing") or "" for r in tapped} == {"1", ""}
 
     # The head ends the round early with a reason and counts the pieces of the four left.
-    head.goto(console)
-    head.locator("summary", has_text="Start or end the round").click()
-    head.get_by_label("Reason (a restart, or an end before the time limit)").fill(
-        "the last six are done or have given up"
-    )
-    head.get_by_role("button", name="End the round").click()
-    head.wait_for_selector("[data-clock] [data-ended]:not([hidden])")
+    _end_early(head, console, "the last six are done or have given up")
     for entry in (left[1], left[2], left[4], left[5]):
-        head.goto(f"{console}?q={entry.number}")
-        card = head.locator(f"#entry-{entry.number}")
-        card.locator("input[name$=groups]").fill("120 45 12 3 2")
-        card.get_by_role("button", name="Record the pieces").click()
-        head.wait_for_selector(f"#entry-{entry.number} .score")
+        _count_pieces(head, console, entry, "groups", "120 45 12 3 2")
     counted = Result.objects.filter(event=event, stage=quali, entry__in=[left[1], left[2]])
     assert {r.cells["pieces"] for r in counted} == {"180"}
 
     # 4. The head confirms the referee's two; the organizer confirms the head's four (nobody
     #    confirms what they recorded themselves); then final, and the final's entry list.
-    checks = f"/desk/{event.slug}/checks/"
-    for who in (head, organizer):
-        who.goto(checks)
-        boxes = who.locator("ul.pending input[type=checkbox]:not([disabled])")
-        assert boxes.count() > 0
-        for i in range(boxes.count()):
-            boxes.nth(i).check()
-        who.get_by_role("button", name="Confirm the ticked results").click()
-        who.wait_for_load_state()
-    organizer.goto(checks)
-    assert "Nothing waits for a confirmation." in organizer.inner_text("main")
-    organizer.goto(publication)
-    organizer.locator(f"#stage-{quali}-1").get_by_role("button", name="Publish as final").click()
-    organizer.wait_for_selector(f"#stage-{quali}-1 .publication-final")
+    _confirm_everything(f"/desk/{event.slug}/checks/", head, organizer)
+    _publish(organizer, event, quali, "final")
     organizer.get_by_role(
         "button", name="Create the entry list of Individuals — final from the final table"
     ).click()
@@ -145,3 +170,36 @@ def test_the_jigsaw_qualification_walk_ends_with_the_finals_110(as_user: Any) ->
     assert Advancement.objects.filter(event=event, to_stage="individual-final").count() == 110
     head.goto(f"/desk/{event.slug}/results/individual-final/1/")
     assert head.locator(".card").count() == 110
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_puzzle_party_walk_with_a_faulty_puzzle_ends_final(as_user: Any) -> None:
+    """Four pairs are left; the clock has run 59 minutes (the fastest typed-in pair: 1:00:00).
+    One pair's puzzle was faulty and replaced: 3:00 is given back, so its time is about 0:56
+    and it wins; the judges' decisions are final, so the day ends with the final table."""
+    load_demo(only=["puzzle-party"])
+    event = Event.objects.get(slug="puzzle-party")
+    people = _people()
+    left = _left(event, "pairs")
+    assert len(left) == 4
+    head = as_user(people["head"])
+    head.goto(f"/desk/{event.slug}/results/")
+    head.get_by_role("link", name=re.compile("Puzzle Party")).click()
+    elapsed = head.locator("[data-clock] .clock-elapsed").first.inner_text()
+    assert re.fullmatch(r"0:(59|60|61):\d\d|1:0[01]:\d\d", elapsed), elapsed
+    console = f"/desk/{event.slug}/results/pairs/1/"
+    phone = as_user(people["referee"], viewport=PHONE)
+    _tap(phone, console, left[0], compensation="3:00")
+    _tap(phone, console, left[1])
+    faulty = Result.objects.get(event=event, entry=left[0])
+    assert faulty.cells["compensation"] == "3:00"
+    _end_early(head, console, "every pair has finished or given up")
+    for entry in left[2:]:
+        _count_pieces(head, console, entry, "pieces", "412")
+    organizer = as_user(people["organizer"])
+    _confirm_everything(f"/desk/{event.slug}/checks/", head, organizer)
+    _publish(organizer, event, "pairs", "preliminary")
+    _publish(organizer, event, "pairs", "final")
+    organizer.goto(f"/standings/{event.slug}/pairs/")
+    first = organizer.locator("table.standings tbody tr").first
+    assert left[0].name in first.inner_text()
