@@ -203,3 +203,43 @@ def test_the_puzzle_party_walk_with_a_faulty_puzzle_ends_final(as_user: Any) -> 
     organizer.goto(f"/standings/{event.slug}/pairs/")
     first = organizer.locator("table.standings tbody tr").first
     assert left[0].name in first.inner_text()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_bowling_walk_ends_with_the_qualifiers_of_every_division(as_user: Any) -> None:
+    """Three players of squad 3 are left. The lane referee types their six games by hand, the
+    head confirms them, the organizer publishes final —
+    protests are decided on site and the day is long over — and records who goes to the
+    national final: § 9's places per division (Master men 1–6, women 1–2; Standard and Amateur
+    men 1–8, women 1–4), every tie at a cut line included."""
+    load_demo(only=["cba-kvalifikace-2012"])
+    event = Event.objects.get(slug="cba-kvalifikace-2012")
+    people = _people()
+    left = _left(event, "qualification")
+    assert len(left) == 3
+    console = f"/desk/{event.slug}/results/qualification/1/"
+    referee = as_user(people["referee"], viewport=PHONE)
+    for n, entry in enumerate(left):
+        referee.goto(f"{console}?q={entry.number}")
+        card = referee.locator(f"#entry-{entry.number}")
+        for g, pins in enumerate((180 + n, 192, 201, 167, 210 - n, 188), 1):
+            card.locator(f"form.result input[name$=-g{g}]").fill(str(pins))
+        card.locator("form.result").get_by_role("button", name="Record").click()
+        referee.wait_for_selector(f"#entry-{entry.number} .score")
+    head = as_user(people["head"])
+    organizer = as_user(people["organizer"])
+    # The head confirms the three; the organizer the head's own correction of game 3 (the
+    # upheld protest of the demo), which the head may not confirm.
+    _confirm_everything(f"/desk/{event.slug}/checks/", head, organizer)
+    _publish(organizer, event, "qualification", "preliminary")
+    _publish(organizer, event, "qualification", "final")
+    organizer.get_by_role("button", name="Record who advances from the final table").click()
+    organizer.wait_for_selector(".advanced ol li")
+    quotas = {"master-men": 6, "master-women": 2, "standard-men": 8, "standard-women": 4,
+              "amateur-men": 8, "amateur-women": 4}  # fmt: skip
+    advanced = {key: Advancement.objects.filter(event=event, table=key).count() for key in quotas}
+    players = {
+        key: event.entries.filter(division=key, status=Entry.Status.CONFIRMED).count()
+        for key in quotas
+    }
+    assert advanced == {key: min(q, players[key]) for key, q in quotas.items()}, players
