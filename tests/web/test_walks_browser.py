@@ -114,7 +114,9 @@ def _publish(page: Any, event: Event, stage: str, state: str, round: int = 1) ->
     page.goto(f"/organize/{event.slug}/publication/")
     button = {"preliminary": "Publish as preliminary", "final": "Publish as final"}[state]
     page.locator(f"#stage-{stage}-{round}").get_by_role("button", name=button).click()
-    page.wait_for_selector(f"#stage-{stage}-{round} .publication-{state}")
+    page.wait_for_load_state()
+    published = page.locator(f"#stage-{stage}-{round} .publication-{state}")
+    assert published.count() == 1, page.inner_text("main")[:600]  # else: why it was refused
 
 
 @pytest.mark.django_db(transaction=True)
@@ -243,3 +245,60 @@ def test_the_bowling_walk_ends_with_the_qualifiers_of_every_division(as_user: An
         for key in quotas
     }
     assert advanced == {key: min(q, players[key]) for key, q in quotas.items()}, players
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_chgk_season_walk_ends_with_the_superfinal_decided(as_user: Any) -> None:
+    """Tour 3 (12 December 2010) waits for the jury (an appeal, a disputed answer) and the head
+    referee (a mismatch; taking the second scorer's value corrects the result today). The tour
+    still ended on its day: its week for appeals closed on 19 December 2010, so it becomes final now, then the
+    season and Brainball, the winners are taken into the superfinal and it is played to a
+    decision: the first team shown takes all 24 questions (12 ChGK, 12 Brainball): 24 : 0."""
+    load_demo(only=["deti-kolomny-xv"])
+    event = Event.objects.get(slug="deti-kolomny-xv")
+    people = _people()
+    jury = as_user(people["jury"])
+    jury.goto(f"/jury/{event.slug}/")
+    for section in ("form[action*='/appeal/']", "form[action*='/dispute/']"):
+        while jury.locator(section).count():
+            card = jury.locator(section).first
+            card.locator("input[name$=outcome][value=rejected]").check()
+            card.locator("textarea").first.fill("The answer given is not the author's.")
+            card.get_by_role("button", name=re.compile("Record the")).click()
+            jury.wait_for_load_state()
+    assert "No appeal is waiting for a verdict." in jury.inner_text("main")
+    assert "No disputed answer is waiting." in jury.inner_text("main")
+
+    head = as_user(people["head"])
+    head.goto(f"/desk/{event.slug}/checks/")
+    mismatch = head.locator(".card.mismatch").first
+    mismatch.get_by_label("Why this value is right").fill("the captain's card says so")
+    mismatch.get_by_role("button", name=re.compile("Take the second")).click()
+    head.wait_for_load_state()
+    assert "No mismatch is waiting." in head.inner_text("main")
+    # Taking the second scorer's value records a correction today, 16 years after the tour.
+    corrected = Result.objects.get(event=event, stage="chgk-tour", round=3, kind="correction")
+    assert corrected.recorded_at.year >= 2026
+
+    organizer = as_user(people["organizer"])
+    _publish(organizer, event, "chgk-tour", "final", round=3)
+    _publish(organizer, event, "chgk-season", "final")
+    _publish(organizer, event, "brainball", "final")
+    organizer.goto(f"/organize/{event.slug}/publication/")
+    organizer.get_by_role("button", name="Take the winners of the final tables").click()
+    organizer.wait_for_load_state()
+    entered = Advancement.objects.filter(event=event, to_stage="superfinal")
+    assert entered.count() == 2
+
+    runner = f"/desk/{event.slug}/battles/superfinal/superfinal/"
+    head.goto(runner)
+    for _question in range(12):
+        head.get_by_role("button", name=re.compile("took it$")).first.click()
+        head.wait_for_load_state()
+    for _question in range(12):
+        head.get_by_role("button", name=re.compile("won it$")).first.click()
+        head.wait_for_load_state()
+    first, second = (a.entry.name for a in entered.select_related("entry").order_by("pk"))
+    text = head.inner_text("main")
+    assert f"{first} — absolute champion!" in text or f"{second} — absolute champion!" in text
+    assert "Decided after question 24: 24 : 0." in text
