@@ -80,6 +80,12 @@ def _tap(page: Any, console: str, entry: Entry, missing: str = "", compensation:
         page.wait_for_selector(f"#entry-{entry.number} .mark-agreed")
 
 
+def _submit(page: Any, button: Any) -> None:
+    """Clicks a form's button and waits for the page the server answers with."""
+    with page.expect_navigation():
+        button.click()
+
+
 def _end_early(page: Any, console: str, reason: str) -> None:
     page.goto(console)
     page.locator("summary", has_text="Start or end the round").click()
@@ -104,8 +110,7 @@ def _confirm_everything(checks: str, *pages: Any) -> None:
         assert boxes.count() > 0
         for i in range(boxes.count()):
             boxes.nth(i).check()
-        page.get_by_role("button", name="Confirm the ticked results").click()
-        page.wait_for_load_state()
+        _submit(page, page.get_by_role("button", name="Confirm the ticked results"))
     pages[-1].goto(checks)
     assert "Nothing waits for a confirmation." in pages[-1].inner_text("main")
 
@@ -113,8 +118,7 @@ def _confirm_everything(checks: str, *pages: Any) -> None:
 def _publish(page: Any, event: Event, stage: str, state: str, round: int = 1) -> None:
     page.goto(f"/organize/{event.slug}/publication/")
     button = {"preliminary": "Publish as preliminary", "final": "Publish as final"}[state]
-    page.locator(f"#stage-{stage}-{round}").get_by_role("button", name=button).click()
-    page.wait_for_load_state()
+    _submit(page, page.locator(f"#stage-{stage}-{round}").get_by_role("button", name=button))
     published = page.locator(f"#stage-{stage}-{round} .publication-{state}")
     assert published.count() == 1, page.inner_text("main")[:600]  # else: why it was refused
 
@@ -165,10 +169,8 @@ def test_the_jigsaw_qualification_walk_ends_with_the_finals_110(as_user: Any) ->
     #    confirms what they recorded themselves); then final, and the final's entry list.
     _confirm_everything(f"/desk/{event.slug}/checks/", head, organizer)
     _publish(organizer, event, quali, "final")
-    organizer.get_by_role(
-        "button", name="Create the entry list of Individuals — final from the final table"
-    ).click()
-    organizer.wait_for_load_state()
+    create = "Create the entry list of Individuals — final from the final table"
+    _submit(organizer, organizer.get_by_role("button", name=create))
     assert Advancement.objects.filter(event=event, to_stage="individual-final").count() == 110
     head.goto(f"/desk/{event.slug}/results/individual-final/1/")
     assert head.locator(".card").count() == 110
@@ -235,8 +237,8 @@ def test_the_bowling_walk_ends_with_the_qualifiers_of_every_division(as_user: An
     _confirm_everything(f"/desk/{event.slug}/checks/", head, organizer)
     _publish(organizer, event, "qualification", "preliminary")
     _publish(organizer, event, "qualification", "final")
-    organizer.get_by_role("button", name="Record who advances from the final table").click()
-    organizer.wait_for_selector(".advanced ol li")
+    advance = organizer.get_by_role("button", name="Record who advances from the final table")
+    _submit(organizer, advance)
     quotas = {"master-men": 6, "master-women": 2, "standard-men": 8, "standard-women": 4,
               "amateur-men": 8, "amateur-women": 4}  # fmt: skip
     advanced = {key: Advancement.objects.filter(event=event, table=key).count() for key in quotas}
@@ -251,9 +253,10 @@ def test_the_bowling_walk_ends_with_the_qualifiers_of_every_division(as_user: An
 def test_the_chgk_season_walk_ends_with_the_superfinal_decided(as_user: Any) -> None:
     """Tour 3 (12 December 2010) waits for the jury (an appeal, a disputed answer) and the head
     referee (a mismatch; taking the second scorer's value corrects the result today). The tour
-    still ended on its day: its week for appeals closed on 19 December 2010, so it becomes final now, then the
-    season and Brainball, the winners are taken into the superfinal and it is played to a
-    decision: the first team shown takes all 24 questions (12 ChGK, 12 Brainball): 24 : 0."""
+    still ended on its day: its week for appeals closed on 19 December 2010, so it becomes
+    final now, then the season and Brainball; the winners are taken into the superfinal and it
+    is played to a decision: the first team shown takes all 24 questions (12 ChGK, 12
+    Brainball), 24 : 0."""
     load_demo(only=["deti-kolomny-xv"])
     event = Event.objects.get(slug="deti-kolomny-xv")
     people = _people()
@@ -264,8 +267,7 @@ def test_the_chgk_season_walk_ends_with_the_superfinal_decided(as_user: Any) -> 
             card = jury.locator(section).first
             card.locator("input[name$=outcome][value=rejected]").check()
             card.locator("textarea").first.fill("The answer given is not the author's.")
-            card.get_by_role("button", name=re.compile("Record the")).click()
-            jury.wait_for_load_state()
+            _submit(jury, card.get_by_role("button", name=re.compile("Record the")))
     assert "No appeal is waiting for a verdict." in jury.inner_text("main")
     assert "No disputed answer is waiting." in jury.inner_text("main")
 
@@ -273,8 +275,7 @@ def test_the_chgk_season_walk_ends_with_the_superfinal_decided(as_user: Any) -> 
     head.goto(f"/desk/{event.slug}/checks/")
     mismatch = head.locator(".card.mismatch").first
     mismatch.get_by_label("Why this value is right").fill("the captain's card says so")
-    mismatch.get_by_role("button", name=re.compile("Take the second")).click()
-    head.wait_for_load_state()
+    _submit(head, mismatch.get_by_role("button", name=re.compile("Take the second")))
     assert "No mismatch is waiting." in head.inner_text("main")
     # Taking the second scorer's value records a correction today, 16 years after the tour.
     corrected = Result.objects.get(event=event, stage="chgk-tour", round=3, kind="correction")
@@ -285,19 +286,16 @@ def test_the_chgk_season_walk_ends_with_the_superfinal_decided(as_user: Any) -> 
     _publish(organizer, event, "chgk-season", "final")
     _publish(organizer, event, "brainball", "final")
     organizer.goto(f"/organize/{event.slug}/publication/")
-    organizer.get_by_role("button", name="Take the winners of the final tables").click()
-    organizer.wait_for_load_state()
+    _submit(organizer, organizer.get_by_role("button", name="Take the winners of the final tables"))
     entered = Advancement.objects.filter(event=event, to_stage="superfinal")
     assert entered.count() == 2
 
     runner = f"/desk/{event.slug}/battles/superfinal/superfinal/"
     head.goto(runner)
     for _question in range(12):
-        head.get_by_role("button", name=re.compile("took it$")).first.click()
-        head.wait_for_load_state()
+        _submit(head, head.get_by_role("button", name=re.compile("took it$")).first)
     for _question in range(12):
-        head.get_by_role("button", name=re.compile("won it$")).first.click()
-        head.wait_for_load_state()
+        _submit(head, head.get_by_role("button", name=re.compile("won it$")).first)
     first, second = (a.entry.name for a in entered.select_related("entry").order_by("pk"))
     text = head.inner_text("main")
     assert f"{first} — absolute champion!" in text or f"{second} — absolute champion!" in text
