@@ -428,6 +428,7 @@ class People:
         *,
         gender: str | None = None,
         born: tuple[int, int] = (1955, 2004),
+        save: bool = True,
         **fields: Any,
     ) -> Person:
         men, women, surnames = NAMES[country]
@@ -441,14 +442,12 @@ class People:
         self.used.add((first, last))
         year = self.random.randint(*born)
         birth = dt.date(year, 1, 1) + dt.timedelta(days=self.random.randint(0, 364))
-        return Person.objects.create(
-            first_name=first,
-            last_name=last,
-            country=country,
-            gender=g,
-            birth_date=birth,
-            **fields,
+        person = Person(
+            first_name=first, last_name=last, country=country, gender=g, birth_date=birth, **fields
         )
+        if save:  # a name only (an accompanying adult) is not saved: nothing would refer to it
+            person.save()
+        return person
 
 
 class Builder:
@@ -549,7 +548,7 @@ def load_cz_jigsaw(accounts: dict[str, Any], summary: Summary) -> Event:
         person = people.person(country, born=(2011, 2013) if young else (1950, 2006))
         adult = ""
         if young:
-            adult = str(people.person(country, born=(1970, 1988)))
+            adult = str(people.person(country, born=(1970, 1988), save=False))
         status = Entry.Status.CONFIRMED if i < 200 else Entry.Status.WAITING
         build.entry(
             "individuals",
