@@ -29,6 +29,7 @@ from podium.engine.clock import RoundClock
 from podium.engine.timing import format_clock
 from podium.rules.schema import Stage, TeamSolveStage, TimedSolveStage
 from podium.web.models import Entry, Event, Result, Round, Signal
+from podium.web.selectors.stages import has_calendar
 from podium.web.selectors.texts import rt
 
 
@@ -98,7 +99,7 @@ def round_ended_at(
 def rounds_ended_at(
     event: Event, stage: Stage, rounds: Collection[int], now: dt.datetime | None = None
 ) -> dict[int, dt.datetime | None]:
-    """``round_ended_at`` of each of ``rounds``, in three reads for any number of them."""
+    """``round_ended_at`` of each of ``rounds``, in at most three reads for any number of them."""
     now = now or timezone.now()
     signals: dict[int, list[Signal]] = defaultdict(list)
     for signal in Signal.objects.filter(
@@ -136,12 +137,14 @@ def rounds_ended_at(
 
 def scheduled_ends(event: Event, stage: Stage, rounds: Collection[int]) -> dict[int, dt.datetime]:
     """Round → when it was scheduled to end: the close (local midnight) of the calendar's day of
-    the round, else of the event's first day. One read."""
-    calendar = dict(
-        Round.objects.filter(event=event, stage=stage.key, number__in=list(rounds)).values_list(
-            "number", "starts_at"
+    the round, else of the event's first day. One read, none for a stage without a calendar."""
+    calendar: dict[int, dt.datetime] = {}
+    if has_calendar(stage):  # a stage that sits once has no calendar to read
+        calendar = dict(
+            Round.objects.filter(event=event, stage=stage.key, number__in=list(rounds)).values_list(
+                "number", "starts_at"
+            )
         )
-    )
     ends = {}
     for r in rounds:
         day = calendar.get(r, event.starts_at).astimezone(event.zone).date() + dt.timedelta(days=1)
