@@ -9,7 +9,7 @@
   qualification shows 0:44:00 at loading (the fastest typed-in time is 0:45:00), Puzzle Party's
   two hours 0:59:00 (its fastest 1:00:00).
 - The clock says the time left in words: 4 s into a 90-minute round, "1:29:56 left", never
-  "−1:29:56".
+  "−1:29:56"; to the whole second (4.5 s in: "1:29:55 left", not "1:29:55.500").
 """
 
 from __future__ import annotations
@@ -104,6 +104,9 @@ def test_the_clock_says_the_time_left_in_words() -> None:
     shown = clock_display(clock, "A", start + dt.timedelta(seconds=4))
     assert (shown["elapsed_text"], shown["remaining_text"]) == ("0:00:04", "1:29:56 left")
     assert not {"−", "-"} & set(shown["remaining_text"])
+    # To the whole second, as the widget counts (5,395.5 s left → 1:29:55).
+    half = clock_display(clock, "A", start + dt.timedelta(seconds=4.5))
+    assert (half["elapsed_text"], half["remaining_text"]) == ("0:00:04", "1:29:55 left")
     with translation.override("cs"):
         czech = clock_display(clock, "A", start + dt.timedelta(seconds=4))
     assert czech["remaining_text"] == "zbývá 1:29:56"

@@ -176,7 +176,9 @@ def clock_display(clock: RoundClock, label: str, now: dt.datetime | None = None)
         "elapsed": clock.elapsed(now),
         "remaining": remaining,
         "left_format": left,
-        "remaining_text": "" if remaining is None else left % {"time": format_clock(remaining)},
+        "remaining_text": (
+            "" if remaining is None else left % {"time": format_clock(remaining // 1000 * 1000)}
+        ),
         # What the widget shows before (or without) its script: the server's reading, to the
         # whole second.
         "elapsed_text": format_clock(clock.elapsed(now) // 1000 * 1000),
