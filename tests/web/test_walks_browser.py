@@ -124,7 +124,9 @@ def _publish(page: Any, event: Event, stage: str, state: str, round: int = 1) ->
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_jigsaw_qualification_walk_ends_with_the_finals_110(as_user: Any) -> None:
+def test_the_jigsaw_qualification_walk_ends_with_the_finals_110(
+    as_user: Any, new_context: Any
+) -> None:
     load_demo(only=["cz-jigsaw-2027"])
     event = Event.objects.get(slug="cz-jigsaw-2027")
     people = _people()
@@ -157,6 +159,11 @@ def test_the_jigsaw_qualification_walk_ends_with_the_finals_110(as_user: Any) ->
         h, m, _s = (int(x) for x in result.cells["time"].split(":"))
         assert (h, 44) <= (0, m) <= (0, 46), result.cells  # near the fastest typed-in 45:00
     assert {r.cells.get("missing") or "" for r in tapped} == {"1", ""}
+    # A visitor (not signed in) sees the preliminary table with the live finishes in it.
+    visitor = new_context().new_page()
+    visitor.goto(f"/standings/{event.slug}/{quali}/")
+    for entry in (left[0], left[3]):
+        assert visitor.locator(f"#row-{entry.group}-{entry.number}").count() == 1
 
     # The head ends the round early with a reason and counts the pieces of the four left.
     _end_early(head, console, "the last six are done or have given up")
