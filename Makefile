@@ -28,8 +28,11 @@ catalogues: $(STAMP)
 	cd src/podium && ../../$(PODIUM) manage makemessages -l cs -l it -l ru
 
 # `make run`: install, migrate, load the demo events and serve them on http://127.0.0.1:8000.
+# `make run PORT=8123` serves on another port; `make run RESET=1` wipes the demo events and
+# loads them afresh first (their round clocks start again).
+PORT ?= 8000
 run: $(STAMP) messages
-	$(PODIUM) serve --demo --address 127.0.0.1:8000
+	$(PODIUM) serve --demo $(if $(RESET),--reset) --address 127.0.0.1:$(PORT)
 
 # The command line on the bundled examples: examples/<preset>/<stage>.csv is one stage.
 demo: $(STAMP)

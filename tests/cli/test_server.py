@@ -92,3 +92,22 @@ def test_the_workers_are_forked_with_every_view_imported(tmp_path: Path) -> None
     )
     done = run(["manage", "shell", "-c", code], tmp_path)
     assert done.stdout.splitlines()[-1] == "False True True", done.stderr
+
+
+def test_a_demo_reset_is_refused_in_production_and_without_the_demo(tmp_path: Path) -> None:
+    """``--reset`` wipes the demo events: never on a production server (one line, before
+    anything starts), and only with ``--demo``."""
+    done = run(
+        ["serve", "--production", "--demo", "--reset", "--address", "127.0.0.1:1"],
+        tmp_path,
+        PODIUM_SECRET_KEY=GOOD_KEY,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "podium: cannot serve in production: --reset wipes the demo events; "
+        "a production server never resets them."
+    ]
+    alone = run(["serve", "--reset", "--address", "127.0.0.1:1"], tmp_path)
+    assert alone.returncode == 2
+    assert alone.stderr.strip() == "podium: --reset resets the demo: use it with --demo."
+    assert not (tmp_path / "podium.sqlite3").exists()  # nothing started, nothing migrated

@@ -129,6 +129,11 @@ def _gunicorn(address: str, workers: int, threads: int) -> None:
 def serve(
     address: str = typer.Option("127.0.0.1:8000", help="Address and port to listen on."),
     demo: bool = typer.Option(False, "--demo", help="Load the demo events first."),
+    reset: bool = typer.Option(
+        False,
+        "--reset",
+        help="With --demo: wipe the demo events and load them again (never in production).",
+    ),
     production: bool = typer.Option(
         False,
         "--production",
@@ -142,6 +147,11 @@ def serve(
 ) -> None:
     """Migrate the database and serve Podium: the development server, or with --production
     gunicorn for a real event."""
+    if reset and not demo:
+        typer.echo("podium: --reset resets the demo: use it with --demo.", err=True)
+        raise typer.Exit(2)
+    if reset and production:
+        _refuse("--reset wipes the demo events; a production server never resets them.")
     if production:
         from podium.web.deployment import production_refusal
 
@@ -155,7 +165,7 @@ def serve(
 
     _migrate()
     if demo:
-        call_command("load_demo")
+        call_command("load_demo", reset=reset)
     if not production:
         call_command("runserver", address, use_reloader=False)
         return

@@ -14,6 +14,10 @@ an event whose slug exists is left alone, and the three accounts are created onl
 
 Each event also has most of a round's results already in, and a few left for a newcomer to
 record live (``podium.web.demo_results``).
+
+- reset: the four demo events wiped — everything they hold, and the generated people nobody
+  else refers to — and loaded again as new (``podium serve --demo --reset``); never in
+  production, where a slug like the demo's may be a real event.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import datetime as dt
 import random
 import re
 import zoneinfo
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -35,7 +39,15 @@ from django.utils.translation import gettext_noop
 from podium.engine.formats.games import assign_division
 from podium.rules.loader import preset_text
 from podium.web import demo_results
-from podium.web.models import Account, Entry, EntryMember, Event, EventRole, Person, Squad
+from podium.web.models import (
+    Account,
+    Entry,
+    EntryMember,
+    Event,
+    EventRole,
+    Person,
+    Squad,
+)
 from podium.web.services.registration import division_fields
 
 PASSWORD = "podium-demo"
@@ -416,6 +428,7 @@ class People:
         *,
         gender: str | None = None,
         born: tuple[int, int] = (1955, 2004),
+        save: bool = True,
         **fields: Any,
     ) -> Person:
         men, women, surnames = NAMES[country]
@@ -429,14 +442,12 @@ class People:
         self.used.add((first, last))
         year = self.random.randint(*born)
         birth = dt.date(year, 1, 1) + dt.timedelta(days=self.random.randint(0, 364))
-        return Person.objects.create(
-            first_name=first,
-            last_name=last,
-            country=country,
-            gender=g,
-            birth_date=birth,
-            **fields,
+        person = Person(
+            first_name=first, last_name=last, country=country, gender=g, birth_date=birth, **fields
         )
+        if save:  # a name only (an accompanying adult) is not saved: nothing would refer to it
+            person.save()
+        return person
 
 
 class Builder:
@@ -537,7 +548,7 @@ def load_cz_jigsaw(accounts: dict[str, Any], summary: Summary) -> Event:
         person = people.person(country, born=(2011, 2013) if young else (1950, 2006))
         adult = ""
         if young:
-            adult = str(people.person(country, born=(1970, 1988)))
+            adult = str(people.person(country, born=(1970, 1988), save=False))
         status = Entry.Status.CONFIRMED if i < 200 else Entry.Status.WAITING
         build.entry(
             "individuals",
@@ -808,12 +819,68 @@ def _accounts() -> dict[str, Any]:
     return accounts
 
 
+class DemoRefused(RuntimeError):
+    """The demo may not be reset here (a production server)."""
+
+
+def _wipe(event: Event) -> None:
+    """Deletes the event and everything it holds, the rows that point at others first."""
+    from django.db.models import Q
+
+    from podium.web.archive import KINDS
+
+    rows = {}
+    for _kind, model, paths in KINDS:
+        where = Q()
+        for path in paths:
+            where |= Q(**{path: event})
+        rows[model] = model.objects.filter(where).distinct()
+    people = set(rows[Person].filter(user__isnull=True).values_list("pk", flat=True))
+    for _kind, model, _paths in reversed(KINDS):
+        if model is Person:
+            continue
+        # pks first: a filter across the rows being deleted would lose its own trail.
+        pks = list(rows[model].values_list("pk", flat=True))
+        left = model.objects.filter(pk__in=pks)
+        # A row may name another of its kind (PROTECT): a correction the result it replaces, a
+        # question its replacement. Delete those nobody names first, until none is left.
+        links = [
+            f.attname
+            for f in model._meta.concrete_fields
+            if f.is_relation and f.related_model is model
+        ]
+        while left.exists():
+            named = {pk for name in links for pk in left.values_list(name, flat=True) if pk}
+            left.exclude(pk__in=named).delete()
+    event.delete()
+    Person.objects.filter(
+        pk__in=people, memberships__isnull=True, sanctions__isnull=True, bans__isnull=True
+    ).delete()
+
+
 @transaction.atomic
-def load_demo() -> Summary:
-    """Create what is missing of the demo; leave everything that exists as it is."""
+def reset_demo() -> Summary:
+    """Wipes the four demo events and loads them again (see the vocabulary)."""
+    from django.conf import settings
+
+    if getattr(settings, "PRODUCTION", False):
+        raise DemoRefused(
+            "the demo is never reset on a production server: its events' slugs may be real ones"
+        )
+    for event in Event.objects.filter(slug__in=[slug for slug, _loader in LOADERS]):
+        _wipe(event)
+    return load_demo()
+
+
+@transaction.atomic
+def load_demo(only: Collection[str] = ()) -> Summary:
+    """Create what is missing of the demo (of the events ``only`` names, when given); leave
+    everything that exists as it is."""
     summary = Summary()
     accounts = _accounts()
     for slug, loader in LOADERS:
+        if only and slug not in only:
+            continue
         if Event.objects.filter(slug=slug).exists():
             summary.skipped.append(slug)
             continue

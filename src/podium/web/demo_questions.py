@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from podium.web.models import Event, Round
+from podium.web.models import Event, Question, Round
 from podium.web.services.questions import (
     questions_import,
     questions_submit,
@@ -115,10 +115,13 @@ def deti_kolomny(event: Event, accounts: dict[str, Any]) -> None:
     org = accounts["organizer"]
     tour = Round.objects.get(event=event, stage="chgk-tour", number=4)
     handed_in = tour.starts_at - dt.timedelta(days=10)
-    questions_import(
-        event=event, discipline="chgk", packet=DATABASE, source="Кубок Коломны 2009, тур 2",
-        played_on=dt.date(2009, 11, 8), by=org, now=handed_in,
-    )  # fmt: skip
+    source = "Кубок Коломны 2009, тур 2"
+    # The club's database outlives the event: a demo loaded again (reset) finds it there.
+    if not Question.objects.filter(source=source, submission__isnull=True).exists():
+        questions_import(
+            event=event, discipline="chgk", packet=DATABASE, source=source,
+            played_on=dt.date(2009, 11, 8), by=org, now=handed_in,
+        )  # fmt: skip
     submission = questions_submit(
         tour=tour, discipline="chgk", packet=TOUR, by=org, now=handed_in,
         note="Передано капитаном команды-хозяйки.",

@@ -5,8 +5,11 @@ the head referee (and agreed by the competitor where the rulebook asks) — and 
 left for the newcomer to do live: start the clock, tap finishes on a phone, count the pieces
 of the others at the end, confirm, publish and advance.
 
-- cz-jigsaw, individual qualification: everyone but three entrants of each group.
-- it-puzzle-party: 26 of the 30 approved pairs.
+- cz-jigsaw, individual qualification: everyone but three entrants of each group; its clock
+  started 44 minutes before the demo was loaded, so a finish tapped live lands just ahead of
+  the fastest typed-in time (45:00), not at a minute or two.
+- it-puzzle-party: 26 of the 30 approved pairs; its clock started 59 minutes before loading
+  (the fastest typed-in time is 1:00:00).
 - cba-qualifier: squads 1 and 2 and all but three players of squad 3.
 - deti-kolomny: six tours on the calendar; tours 1–3 played (both scorers' sheets; one
   mismatch in tour 3 waits for the head referee), tours 1–2 final, tour 3 preliminary; half of
@@ -40,6 +43,7 @@ from podium.web.models import (
 )
 from podium.web.selectors.results import battle_item, standings_as_of
 from podium.web.services.base import audit
+from podium.web.services.clock import round_start
 from podium.web.services.payments import payment_record
 from podium.web.services.publication import publication_set
 from podium.web.services.rounds import round_add
@@ -51,6 +55,14 @@ def _typed_at(event: Event, after_start: dt.timedelta) -> dt.datetime:
     """When the paper sheets were typed in: after the round, but never in the future (a demo
     event may lie ahead, and a result recorded later than now would not show yet)."""
     return min(event.starts_at + after_start, timezone.now() - dt.timedelta(hours=1))
+
+
+def _running(event: Event, stage: str, accounts: dict[str, Any]) -> None:
+    """Starts the round's clock (every group) a minute less than half its limit ago: the typed-in
+    times begin at half the limit, so the finishes tapped live are close to the fastest."""
+    limit = event.rulebook.stage(stage).time_limit_min  # type: ignore[attr-defined]
+    started = timezone.now() - dt.timedelta(minutes=limit // 2 - 1)
+    round_start(event=event, stage=stage, by=accounts["head"], now=started)
 
 
 def _paper(
@@ -164,12 +176,14 @@ def cz_jigsaw(event: Event, accounts: dict[str, Any]) -> None:
         entries = _confirmed(event, "individuals", group=group)[:-3]  # three left for the newcomer
         rows += _solo_rows(entries, f"demo:cz:{group}", 500, stage.time_limit_min * 60)  # type: ignore[attr-defined]
     _paper(event, stage.key, rows, accounts, _typed_at(event, dt.timedelta(hours=2)))
+    _running(event, stage.key, accounts)
 
 
 def it_puzzle_party(event: Event, accounts: dict[str, Any]) -> None:
     entries = _confirmed(event, "pairs")[:-4]
     rows = _solo_rows(entries, "demo:it", 500, 120 * 60)
     _paper(event, "pairs", rows, accounts, _typed_at(event, dt.timedelta(hours=2, minutes=5)))
+    _running(event, "pairs", accounts)
 
 
 def _games(rng: random.Random, average: float) -> dict[str, str]:

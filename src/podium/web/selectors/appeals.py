@@ -3,7 +3,7 @@
 Vocabulary:
 - appeal, verdict, disputed answer, filing window, verdict due: see
   ``podium.web.services.appeals`` and ``podium.web.models.appeals``.
-- round end: when the round's clock ended, else its newest result (``round_ended_at``).
+- round end: when the round's clock ended, else its scheduled end (``round_ended_at``).
 - open: an appeal without a verdict, or a disputed answer (``?`` in a current mask) nobody has
   decided yet. A round with open appeals does not become final.
 - jury card: what a jury member sees of an appeal — its number, round, question, kind, the

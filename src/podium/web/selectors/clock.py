@@ -5,9 +5,13 @@ Vocabulary:
 - clock group: the group whose clock an entry runs on — its qualification group in a stage
   with groups, else the whole stage (``""``). A signal for the whole stage counts for every
   group; the newest start wins, and only an end after it counts.
-- end of a round: when every group's clock has ended (a group never started has not run yet);
-  for a round run without signals (results typed in from paper), when its newest result was
-  recorded.
+- end of a round: when every group's clock has ended (a group never started has not run yet):
+  the time limit, or the head referee's end signal when the round ended early. A round run
+  without signals (results typed in from paper) ends with its newest result typed on its
+  scheduled day — the calendar's day of the round (a ChGK tour), else the event's first day —
+  and at the close of that day (local midnight) when every result came later. A result typed
+  after the day never moves the end: a correction weeks later must not reopen the appeal window
+  of a tour played long ago (п. 14: "неделя с момента окончания тура").
 """
 
 from __future__ import annotations
@@ -17,13 +21,15 @@ from collections import defaultdict
 from collections.abc import Collection
 from typing import Any
 
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from podium.engine.clock import RoundClock
 from podium.engine.timing import format_clock
 from podium.rules.schema import Stage, TeamSolveStage, TimedSolveStage
-from podium.web.models import Entry, Event, Result, Signal
+from podium.web.models import Entry, Event, Result, Round, Signal
+from podium.web.selectors.stages import has_calendar
 from podium.web.selectors.texts import rt
 
 
@@ -93,7 +99,7 @@ def round_ended_at(
 def rounds_ended_at(
     event: Event, stage: Stage, rounds: Collection[int], now: dt.datetime | None = None
 ) -> dict[int, dt.datetime | None]:
-    """``round_ended_at`` of each of ``rounds``, in two reads for any number of them."""
+    """``round_ended_at`` of each of ``rounds``, in at most three reads for any number of them."""
     now = now or timezone.now()
     signals: dict[int, list[Signal]] = defaultdict(list)
     for signal in Signal.objects.filter(
@@ -105,24 +111,45 @@ def rounds_ended_at(
         every = [_clock(signals[round], stage, group) for group in clock_groups(stage)]
         started = [c for c in every if c.started_at is not None]
         if not started:
-            continue  # run without signals: its newest result, below
+            continue  # run without signals: by its schedule, below
         if len(started) < len(every) or any(c.state(now) != "ended" for c in started):
             ended[round] = None
         else:
             ended[round] = max(c.ends_at for c in started if c.ends_at is not None)
     unsignalled = [r for r in rounds if r not in ended]
     if unsignalled:
-        newest = dict(
-            Result.objects.filter(
+        scheduled = scheduled_ends(event, stage, unsignalled)
+        on_the_day = Q()
+        for r in unsignalled:
+            on_the_day |= Q(round=r, recorded_at__lte=scheduled[r])
+        typed = {
+            row["round"]: row["on_the_day"]
+            for row in Result.objects.filter(
                 event=event, stage=stage.key, round__in=unsignalled, recorded_at__lte=now
             )
             .order_by()
             .values("round")
-            .annotate(m=Max("recorded_at"))
-            .values_list("round", "m")
-        )
-        ended |= {r: newest.get(r) for r in unsignalled}
+            .annotate(on_the_day=Max("recorded_at", filter=on_the_day))
+        }
+        ended |= {r: (typed[r] or scheduled[r]) if r in typed else None for r in unsignalled}
     return ended
+
+
+def scheduled_ends(event: Event, stage: Stage, rounds: Collection[int]) -> dict[int, dt.datetime]:
+    """Round → when it was scheduled to end: the close (local midnight) of the calendar's day of
+    the round, else of the event's first day. One read, none for a stage without a calendar."""
+    calendar: dict[int, dt.datetime] = {}
+    if has_calendar(stage):  # a stage that sits once has no calendar to read
+        calendar = dict(
+            Round.objects.filter(event=event, stage=stage.key, number__in=list(rounds)).values_list(
+                "number", "starts_at"
+            )
+        )
+    ends = {}
+    for r in rounds:
+        day = calendar.get(r, event.starts_at).astimezone(event.zone).date() + dt.timedelta(days=1)
+        ends[r] = dt.datetime.combine(day, dt.time(0, 0), tzinfo=event.zone)
+    return ends
 
 
 def _epoch_ms(moment: dt.datetime | None) -> int | None:
@@ -136,6 +163,10 @@ def clock_display(clock: RoundClock, label: str, now: dt.datetime | None = None)
     says; the widget counts on from there.
     """
     now = now or timezone.now()
+    remaining = clock.remaining(now)
+    # The time left is said in words ("1:29:56 left"), never with a minus sign: "−1:29:56" reads
+    # as a negative time. The widget fills the same phrase in as it counts down.
+    left = _("%(time)s left")
     return {
         "label": label,
         "state": clock.state(now),
@@ -143,7 +174,11 @@ def clock_display(clock: RoundClock, label: str, now: dt.datetime | None = None)
         "ends": _epoch_ms(clock.ends_at),
         "server_now": _epoch_ms(now),
         "elapsed": clock.elapsed(now),
-        "remaining": clock.remaining(now),
+        "remaining": remaining,
+        "left_format": left,
+        "remaining_text": (
+            "" if remaining is None else left % {"time": format_clock(remaining // 1000 * 1000)}
+        ),
         # What the widget shows before (or without) its script: the server's reading, to the
         # whole second.
         "elapsed_text": format_clock(clock.elapsed(now) // 1000 * 1000),

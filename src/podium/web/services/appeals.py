@@ -4,8 +4,9 @@ Vocabulary:
 - appeal, kind, fee, verdict, further appeal: see ``podium.web.models.appeals``.
 - appeal rule: an entry of the rulebook's ``appeals``; a ChGK question appeal has ``kinds``, a
   bowling protest none (its kind is ``protest``).
-- filing window: ``file_within_days`` after the round ended (the end of its clock, else its
-  newest result); an appeal decided on site is filed before the round's results are final.
+- filing window: ``file_within_days`` after the round ended (the end of its clock, else by its
+  scheduled day; see ``podium.web.selectors.clock``); an appeal decided on site is filed before
+  the round's results are final.
 - verdict due: ``verdict_within_days`` after the round ended; a verdict after it is still
   recorded (results wait for it), and the appeals page warns the organizer before.
 - who decides: where the rule has a jury (``jury_size``), a jury member of the event, never one

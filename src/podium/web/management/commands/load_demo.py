@@ -1,21 +1,33 @@
-"""``podium manage load_demo``: the four demo events and the demo accounts (idempotent)."""
+"""``podium manage load_demo [--reset]``: the four demo events and the demo accounts
+(idempotent; ``--reset`` wipes the demo events and loads them afresh)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models import Count
 
-from podium.web.demo import ACCOUNTS, LOADERS, PASSWORD, load_demo
+from podium.web.demo import ACCOUNTS, LOADERS, PASSWORD, DemoRefused, load_demo, reset_demo
 from podium.web.models import Event
 
 
 class Command(BaseCommand):
-    help = "Load the demo events and accounts; what already exists is left as it is."
+    help = (
+        "Load the demo events and accounts; what already exists is left as it is "
+        "(--reset: wipe the demo events and load them again)."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--reset", action="store_true", help="Wipe the demo events and load them again."
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        summary = load_demo()
+        try:
+            summary = reset_demo() if options.get("reset") else load_demo()
+        except DemoRefused as refused:
+            raise CommandError(str(refused)) from None
         for slug in summary.created:
             self.stdout.write(f"Created demo event {slug}")
         for slug in summary.skipped:

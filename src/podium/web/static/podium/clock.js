@@ -28,7 +28,10 @@
       var shown = ends !== null ? Math.min(now, ends) : now;
       el.querySelector("[data-elapsed]").textContent = now < started ? text(0) : text(shown - started);
       var left = el.querySelector("[data-remaining]");
-      if (ends !== null && left) { left.textContent = "−" + text(ends - shown); }
+      // The time left in words ("1:29:56 left"), never "−1:29:56", which reads as negative.
+      if (ends !== null && left) {
+        left.textContent = (left.dataset.format || "%(time)s").replace("%(time)s", text(ends - shown));
+      }
       var over = ends !== null && now >= ends;
       el.querySelector("[data-ended]").hidden = !over;
       el.classList.toggle("clock-ended", over);
