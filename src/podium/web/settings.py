@@ -71,7 +71,8 @@ MIDDLEWARE = [
     "podium.web.polls.PollGate",
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
+    # The address's language, else the visitor's choice, else the browser's (Accept-Language).
+    "podium.web.languages.LanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

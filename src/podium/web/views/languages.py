@@ -12,7 +12,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseRedirect
 from django.urls import translate_url
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+
+from podium.web.languages import remember
 
 
 def choose(request: HttpRequest) -> HttpResponseRedirect:
@@ -24,16 +27,9 @@ def choose(request: HttpRequest) -> HttpResponseRedirect:
         back = "/"
     if language not in dict(settings.LANGUAGES):
         return HttpResponseRedirect(back)
-    response = HttpResponseRedirect(translate_url(back, language))
-    response.set_cookie(
-        settings.LANGUAGE_COOKIE_NAME,
-        language,
-        max_age=settings.LANGUAGE_COOKIE_AGE,
-        path=settings.LANGUAGE_COOKIE_PATH,
-        domain=settings.LANGUAGE_COOKIE_DOMAIN,
-        secure=settings.LANGUAGE_COOKIE_SECURE,
-        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
-    )
+    # The address is resolved as an English one (the switcher sends it without its prefix).
+    with translation.override(settings.LANGUAGE_CODE):
+        response = HttpResponseRedirect(translate_url(back, language))
+    remember(response, language)
     response["Cache-Control"] = "no-store"
     return response
