@@ -211,3 +211,9 @@ EMAIL_HOST_USER = ENV.get("PODIUM_EMAIL_USER", "")
 EMAIL_HOST_PASSWORD = ENV.get("PODIUM_EMAIL_PASSWORD", "")
 EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = ENV.get("PODIUM_FROM_EMAIL", "podium@localhost")
+# The address people open, for the links in e-mail (a message is written without a request):
+# by default the first allowed host over HTTPS behind a proxy, else the development server.
+_HOST = next((h for h in ALLOWED_HOSTS if h and h[0] not in ".*"), "127.0.0.1")
+PODIUM_SITE_URL = ENV.get("PODIUM_SITE_URL") or (
+    f"https://{_HOST}" if HTTPS else "http://127.0.0.1:8000"
+)
