@@ -23,6 +23,13 @@ def _messages() -> None:
             subprocess.run(["msgfmt", "--check", "-o", str(mo), str(po)], check=True)
 
 
+def log_in(page: Any, username: str) -> None:
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", "correct horse battery")
+    with page.expect_navigation():
+        page.locator("main button[type=submit]").click()
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_russian_browser_gets_the_russian_home_page(new_context: Any, make_event: Any) -> None:
     make_event("it-puzzle-party", slug="festa", title="Puzzle Party", language="it")
@@ -56,10 +63,7 @@ def test_czech_sticks_across_unprefixed_links_and_the_log_in(
     page.goto("/organize/festa/")  # not logged in: to the log-in page, ?next= unprefixed
     assert "next=/organize/festa/" in page.url
     assert page.locator("html").get_attribute("lang") == "cs"
-    page.fill("input[name=username]", "olga")
-    page.fill("input[name=password]", "correct horse battery")
-    with page.expect_navigation():
-        page.locator("main button[type=submit]").click()
+    log_in(page, "olga")
     page.wait_for_url("**/organize/festa/")
     assert page.locator("html").get_attribute("lang") == "cs"
     assert "Pořádání" in page.locator("header.top").inner_text()
@@ -68,10 +72,7 @@ def test_czech_sticks_across_unprefixed_links_and_the_log_in(
     # A fresh browser logging in from a Czech address (no choice made yet) stays Czech too.
     fresh = new_context(locale="en-GB").new_page()
     fresh.goto("/cs/accounts/login/?next=/me/entries/")
-    fresh.fill("input[name=username]", "olga")
-    fresh.fill("input[name=password]", "correct horse battery")
-    with fresh.expect_navigation():
-        fresh.locator("main button[type=submit]").click()
+    log_in(fresh, "olga")
     fresh.wait_for_url("**/me/entries/")
     assert fresh.locator("html").get_attribute("lang") == "cs"
     assert fresh.locator("h1").inner_text() == "Moje přihlášky"
