@@ -132,6 +132,10 @@ def test_staff_pages_name_formats_categories_and_fees_in_the_readers_language(
     # A stage's format and category, and a category's kind of entrants, in words.
     assert "<td>skládání na čas (čas, jinak dílky)</td><td>Jednotlivci</td>" in cs
     assert "<td>jednotlivci</td><td>200</td>" in cs
+    # The stages to import results into, by their titles in the reader's language.
+    imports = organizer.get("/ru/organize/cz-jigsaw/import/").content.decode()
+    assert ">Личный зачёт — отбор</option>" in imports
+    assert "Individuals — qualification" not in imports
     ru = text(organizer.get("/ru/organize/deti-kolomny/").content.decode())
     for key in ("chgk-tour", "chgk-season", "head-to-head"):
         assert key not in ru
