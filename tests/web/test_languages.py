@@ -176,3 +176,15 @@ def test_unsupported_and_absurd_accept_language_headers_fall_back_quickly() -> N
     assert elapsed < 2
     assert peak < 100 * 2**20
     assert browser_language(factory.get("/", HTTP_ACCEPT_LANGUAGE="ru-RU")) == "ru"
+
+
+@pytest.mark.django_db
+def test_a_logged_in_choice_is_remembered_for_e_mail(make_user: Any) -> None:
+    vera = make_user("vera")
+    client = Client()
+    client.force_login(vera)
+    client.get("/i18n/choose/", {"language": "ru", "next": "/"})
+    assert Account.objects.get(user=vera).language == "ru"
+    # A visitor who is not logged in changes no account.
+    Client().get("/i18n/choose/", {"language": "it", "next": "/"})
+    assert Account.objects.get(user=vera).language == "ru"
