@@ -13,8 +13,8 @@ Vocabulary:
   they last signed up or logged in with), else the event's.
 - event details: its title, start (in its time zone), venue and the address of its page in the
   recipient's language (``PODIUM_SITE_URL``).
-- sending: after the transaction commits (``transaction.on_commit``), over one connection; a
-  message that cannot be sent is lost without undoing what it tells (``fail_silently``).
+- sending: composed and sent after the transaction commits (``transaction.on_commit``), over
+  one connection; a message that cannot be sent is lost without undoing what it tells.
 """
 
 from __future__ import annotations
@@ -104,9 +104,20 @@ def _message(kind: str, context: dict[str, Any]) -> tuple[str, str]:
     return " ".join(subject.split()), re.sub(r"\n{3,}", "\n\n", body.strip()) + "\n"
 
 
-def send(kind: str, entries: Iterable[Entry], context: Callable[[Entry], dict[str, Any]]) -> None:
-    """Composes ``kind`` for every recipient of ``entries`` in their language and sends the
-    messages once the transaction commits."""
+def send(
+    kind: str,
+    entries: Callable[[], Iterable[Entry]],
+    context: Callable[[Entry], dict[str, Any]],
+) -> None:
+    """Once the transaction commits, composes ``kind`` for every recipient of ``entries`` in
+    their language and sends the messages: the event's row, locked by the services, is not
+    held while hundreds of messages are written, and a failure only logs (``robust``)."""
+    transaction.on_commit(lambda: _deliver(compose(kind, entries(), context)), robust=True)
+
+
+def compose(
+    kind: str, entries: Iterable[Entry], context: Callable[[Entry], dict[str, Any]]
+) -> list[mail.EmailMessage]:
     messages = []
     for entry, (address, language) in recipients(entries):
         with translation.override(language):
@@ -118,11 +129,12 @@ def send(kind: str, entries: Iterable[Entry], context: Callable[[Entry], dict[st
             }
             subject, body = _message(kind, data)
         messages.append(mail.EmailMessage(subject, body, None, [address]))
-    if messages:
-        transaction.on_commit(lambda: _deliver(messages))
+    return messages
 
 
 def _deliver(messages: list[mail.EmailMessage]) -> None:
+    if not messages:
+        return
     with mail.get_connection(fail_silently=True) as connection:
         connection.send_messages(messages)
 
@@ -131,11 +143,11 @@ def _deliver(messages: list[mail.EmailMessage]) -> None:
 
 
 def registered(entry: Entry) -> None:
-    send("registered", [entry], lambda e: {})
+    send("registered", lambda: [entry], lambda e: {})
 
 
 def approved(entry: Entry) -> None:
-    send("approved", [entry], lambda e: {})
+    send("approved", lambda: [entry], lambda e: {})
 
 
 def promoted(
@@ -153,7 +165,7 @@ def promoted(
             "starts": formats.date_format(starts.astimezone(zone), "DATETIME_FORMAT"),
         }
 
-    send("promoted", [entry], context)
+    send("promoted", lambda: [entry], context)
 
 
 def cancelled(entry: Entry, cancellation: Cancellation, *, reason: Callable[[], str]) -> None:
@@ -168,7 +180,7 @@ def cancelled(entry: Entry, cancellation: Cancellation, *, reason: Callable[[], 
             "clause": cancellation.clause,
         }
 
-    send("cancelled", [entry], context)
+    send("cancelled", lambda: [entry], context)
 
 
 def stage_entries(event: Event, stage: Stage, round: int) -> list[Entry]:
@@ -197,4 +209,4 @@ def results(event: Event, stage: Stage, round: int, *, final: bool, rounds: int)
             "standings": _site(path),
         }
 
-    send("results", stage_entries(event, stage, round), context)
+    send("results", lambda: stage_entries(event, stage, round), context)
