@@ -57,6 +57,7 @@ def test_a_choice_sticks_on_unprefixed_links_and_beats_the_browser(make_event: A
     assert chosen.status_code == 302
     assert chosen["Location"] == "/cs/e/festa/"
     assert visitor.cookies[COOKIE].value == "cs"
+    assert visitor.cookies[COOKIE]["max-age"] == 365 * 24 * 3600  # kept after the browser closes
     # An unprefixed link after choosing Czech: Czech, not the browser's Russian or English.
     assert h1(visitor.get("/")) == "Soutěže"
     assert '<html lang="cs">' in visitor.get("/e/festa/").content.decode()

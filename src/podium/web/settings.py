@@ -150,6 +150,8 @@ LOGOUT_REDIRECT_URL = "home"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("cs", _("Czech")), ("it", _("Italian")), ("ru", _("Russian"))]
 LOCALE_PATHS = [PACKAGE_DIR / "locale"]
+# A chosen language outlives the browser session (Django's default cookie does not).
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"
