@@ -205,7 +205,10 @@ def test_results_published_for_the_stage_to_its_participants(
         )  # fmt: skip
         result_confirm(result=done, by=people["head"], now=dt.datetime(2026, 6, 20, 11, tzinfo=UTC))
     with django_capture_on_commit_callbacks(execute=True):
-        publication_set(event=event, stage=stage, state="preliminary", by=people["organizer"])
+        publication_set(
+            event=event, stage=stage, state="preliminary", by=people["organizer"],
+            now=dt.datetime(2026, 6, 20, 11, 30, tzinfo=UTC),
+        )  # fmt: skip
     assert len(mailoutbox) == 3
     ru, en, cs = (only(mailoutbox, f"{name}@example.org") for name in ("masha", "john", "petr"))
     assert ru.subject == "Mistrovství 2026: предварительные результаты: Личный зачёт — отбор"
@@ -225,3 +228,7 @@ def test_results_published_for_the_stage_to_its_participants(
     en = only(mailoutbox, "john@example.org")
     assert en.subject == "Mistrovství 2026: final results of Individuals — qualification"
     assert "are published as final." in en.body
+    # 1:01, 1:02, 1:03: masha 1st, john 2nd, petr 3rd.
+    assert "Your place: 2." in en.body
+    assert "Ваше место: 1." in only(mailoutbox, "masha@example.org").body
+    assert "Vaše umístění: 3." in only(mailoutbox, "petr@example.org").body

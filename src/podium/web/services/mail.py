@@ -34,7 +34,7 @@ from django.utils import formats, translation
 
 from podium.rules.schema import ChgkSeasonStage, Stage
 from podium.web.models import Account, Cancellation, Entry, EntryMember, Event, EventRole, Result
-from podium.web.selectors.results import ITEM_FORMATS, labels_by_number
+from podium.web.selectors.results import ITEM_FORMATS, labels_by_number, publication_current
 from podium.web.selectors.roles import STAFF
 from podium.web.selectors.texts import money, rt
 
@@ -197,16 +197,46 @@ def stage_entries(event: Event, stage: Stage, round: int) -> list[Entry]:
     return list(chosen.select_related("event", "registered_by").order_by("number"))
 
 
-def results(event: Event, stage: Stage, round: int, *, final: bool, rounds: int) -> None:
-    """``rounds``: how many rounds the stage has (a round is named only when there are more)."""
+def _span(low: Any, high: Any) -> str:
+    return str(low) if high in (None, low) else f"{low}–{high}"
 
-    def context(_entry: Entry) -> dict[str, Any]:
+
+def final_places(event: Event, stage: Stage, round: int) -> dict[int, dict[str, str]]:
+    """Each entry's place in the round's frozen final table, by entry number: ``place`` (its
+    official place, shared as ``2–3``) or ``position`` (outside the competition)."""
+    current = publication_current(event, stage.key, round)
+    table = (current.table if current is not None else None) or {}
+    numbers = table.get("numbers", {})
+    places: dict[int, dict[str, str]] = {}
+    for part in table.get("tables", []):
+        for row in part.get("rows", []):
+            number = numbers.get(row["id"]) or (int(row["id"]) if row["id"].isdigit() else None)
+            if number is None:
+                continue
+            if row.get("official_rank") is not None:
+                places[number] = {"place": _span(row["official_rank"], row["official_rank_to"])}
+            else:
+                places[number] = {"position": _span(row["rank"], row["rank_to"])}
+    return places
+
+
+def results(event: Event, stage: Stage, round: int, *, final: bool, rounds: int) -> None:
+    """``rounds``: how many rounds the stage has (a round is named only when there are more);
+    a final table also tells each entry its place."""
+    places: dict[int, dict[str, str]] = {}
+
+    def entries() -> list[Entry]:
+        places.update(final_places(event, stage, round) if final else {})
+        return stage_entries(event, stage, round)
+
+    def context(entry: Entry) -> dict[str, Any]:
         path = reverse("standings:round", args=[event.slug, stage.key, round])
         return {
             "stage": rt(stage.title),
             "round": round if rounds > 1 else None,
             "final": final,
             "standings": _site(path),
+            **places.get(entry.number, {}),
         }
 
-    send("results", lambda: stage_entries(event, stage, round), context)
+    send("results", entries, context)
