@@ -138,10 +138,12 @@ def test_moved_from_the_waiting_list_with_the_last_free_day(
     first = entry_register(
         event=cz, category="individuals", by=anna, members=[adult("Anna", "Nová")], now=MAY
     )
-    waiting = entry_register(
-        event=cz, category="individuals", by=boris, members=[adult("Boris", "Orlov")], now=MAY
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        waiting = entry_register(
+            event=cz, category="individuals", by=boris, members=[adult("Boris", "Orlov")], now=MAY
+        )
     assert waiting.waiting_position == 1
+    assert "заявка — номер 1 в листе ожидания" in only(mailoutbox, "boris@example.org").body
     mailoutbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         entry_cancel(entry=first, by=anna, now=dt.datetime(2026, 6, 1, tzinfo=UTC))
