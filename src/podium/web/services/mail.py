@@ -9,8 +9,8 @@ Vocabulary:
   final).
 - recipients of an entry: its registrant, unless that is the event's staff entering someone
   else (by phone, an import), and every member with an address; each address once.
-- recipient's language: the language their account remembers (``Account.language``, the pages
-  they last signed up or logged in with), else the event's.
+- recipient's language: the language their account remembers (``Account.language``: the one
+  they last chose, logged in or signed up with), else the event's.
 - event details: its title, start (in its time zone), venue and the address of its page in the
   recipient's language (``PODIUM_SITE_URL``).
 - sending: composed and sent after the transaction commits (``transaction.on_commit``), over
