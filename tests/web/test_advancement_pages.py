@@ -112,3 +112,20 @@ def test_each_chgk_tour_is_published_on_its_own_with_its_dates(make_event: Any, 
     refused = publish(client_for(people["organizer"]), event, "chgk-tour", "preliminary", 2)
     assert "There are no results" not in refused  # preliminary needs no result yet
     assert "is now preliminary (version 1)" in refused
+
+
+def test_who_advanced_reads_in_the_organizers_language(bowling: Any) -> None:
+    """The reason is kept as the engine wrote it (English); the page says it in the reader's
+    language from the frozen table's message."""
+    event, people = bowling
+    client = client_for(people["organizer"])
+    publish(client, event, "qualification", "preliminary")
+    publish(client, event, "qualification", "final")
+    client.post(reverse("advancement:advance", args=[event.slug, "qualification"]))
+    cs = text(client.get(f"/cs/organize/{event.slug}/publication/").content.decode())
+    assert "#1 Eva Kovářová — Postupuje: 1. místo z 2" in cs
+    assert "Advances:" not in cs
+    ru = text(client.get(f"/ru/organize/{event.slug}/publication/").content.decode())
+    assert "#2 Jana Horáková — " in ru
+    assert "Мастер — женщины" in ru
+    assert "Advances:" not in ru

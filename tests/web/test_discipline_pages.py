@@ -377,3 +377,16 @@ def test_a_withdrawal_shows_its_rule_annulled_battles_and_bans(
     # Volki is no longer offered for a withdrawal or an ineligible player.
     assert f'value="{volki.pk}"' not in between(page, 'id="withdrawal-form"', "</form>")
     assert '<option value="4">' not in between(page, 'id="ineligible"', 'id="unpaid"')
+
+
+def test_a_sanction_reads_in_the_readers_language(club: SimpleNamespace) -> None:
+    """The rulebook's sanction by what it is for and the stage by its title, not their keys."""
+    sanction_impose(
+        event=club.event, key="ineligible-player", by=club.hana, entry=club.teams["Ezhi"],
+        person=club.pavel, stage=TOUR, round=2, reason="Pavel played for Ezhi",
+    )  # fmt: skip
+    page = text(client_for(club.org).get("/ru" + url(club)))
+    assert "— в туре играет игрок, не заявленный за команду" in page
+    assert "Тур ЧГК, тур 2" in page
+    assert "ineligible-player" not in page
+    assert "ChGK tour" not in page

@@ -1,6 +1,6 @@
 """Exports: standings, entry lists, the start list, a lane schedule and the check-in list as
-CSV, XLSX and PDF — the same rows as the pages, in the event's language, visible to whom the
-page is.
+CSV, XLSX and PDF — the same rows as the pages, in the language of the page they came from,
+visible to whom the page is.
 
 Hand-worked (cz-jigsaw, individual qualification, group A; ranked by time, a non-finisher by
 pieces after every finisher; only Czech entrants take official places; the quotas take 50
@@ -140,16 +140,40 @@ def test_standings_csv_has_the_rows_of_the_page(cz: Any) -> None:
     assert eva_why[2].startswith("Advances: 4th of the 50 places for Czech entrants in group A")
 
 
-def test_standings_speak_the_events_language(cz: Any) -> None:
+def _export_link(page: str, fmt: str) -> str:
+    found = re.search(rf'href="([^"]*/standings/[^"]*\.{fmt})"', page)
+    assert found, f"no {fmt} link on the page"
+    return found.group(1)
+
+
+def test_standings_files_speak_the_language_of_the_page_they_came_from(cz: Any) -> None:
+    """A Czech event: its standings page read in Czech, Russian and English gives files in
+    that language (the event's own language does not matter)."""
     event, people = cz
     Event.objects.filter(pk=event.pk).update(language="cs")
     publication_set(event=event, stage=QUALI, state="preliminary", by=people["organizer"])
-    rows = csv_rows(Client(HTTP_ACCEPT_LANGUAGE="en").get(url(event, "csv")).content)
+    visitor = Client(HTTP_ACCEPT_LANGUAGE="en")
+    page = visitor.get(f"/cs/standings/{event.slug}/{QUALI}/").content.decode()
+    link = _export_link(page, "csv")
+    assert link == f"/cs/export/{event.slug}/standings/{QUALI}/1.csv"
+    rows = csv_rows(visitor.get(link).content)
     assert rows[0] == ["Umístění", "Pozice", "Č.", "Jméno", "Výsledek", "Poznámky", "Proč"]
     assert rows[1][5] == "postupuje, mimo soutěž"
     hans_why = rows[1][6].split("\n")
     assert hans_why[0].startswith("Mimo soutěž: země registrace DE, nikoli CZ — “O titul")
     assert "Postupuje: 1. místo z 5 (zahraniční účastníci ve skupině A)" in rows[1][6]
+
+    page = visitor.get(f"/ru/standings/{event.slug}/{QUALI}/").content.decode()
+    book = openpyxl.load_workbook(io.BytesIO(visitor.get(_export_link(page, "xlsx")).content))
+    assert [c.value for c in book.worksheets[0][1]][:4] == ["Место", "Позиция", "№", "Название"]
+
+    # The English page (the browser says English; the address no language): English files.
+    page = visitor.get(f"/standings/{event.slug}/{QUALI}/").content.decode()
+    assert '<html lang="en">' in page
+    rows = csv_rows(visitor.get(_export_link(page, "csv")).content)
+    assert rows[0] == ["Place", "Position", "No.", "Name", "Score", "Marks", "Why"]
+    pdf = PdfReader(io.BytesIO(visitor.get(_export_link(page, "pdf")).content))
+    assert "Position" in pdf.pages[0].extract_text()
 
 
 def test_standings_xlsx_reads_back_typed(cz: Any) -> None:

@@ -63,8 +63,12 @@ def test_switching_the_language_to_czech_and_russian(page: Any) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_event_page_speaks_the_event_language_by_default(page: Any, make_event: Any) -> None:
+def test_an_event_page_speaks_the_event_language_by_default(
+    new_context: Any, make_event: Any
+) -> None:
+    """A browser whose languages Podium does not speak (German) gets the event's."""
     make_event("it-puzzle-party", slug="festa", title="Puzzle Party", language="it")
+    page = new_context(locale="de-DE").new_page()
     page.goto("/e/festa/")
     assert page.locator("html").get_attribute("lang") == "it"
     assert "Posti liberi" in page.inner_text("main")

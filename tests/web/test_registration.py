@@ -298,8 +298,9 @@ def test_cancellation_promotes_the_first_waiting_entry(
     c.refresh_from_db()
     assert (b.status, b.waiting_position) == ("confirmed", None)
     assert (c.status, c.waiting_position) == ("waiting", 1)
-    (mail,) = mailoutbox
-    assert mail.to == ["b@example.org"]
+    # A hears that the entry is cancelled, B that it has a place.
+    assert [m.to for m in mailoutbox] == [["a@example.org"], ["b@example.org"]]
+    mail = mailoutbox[1]
     assert mail.subject == "cz-jigsaw: B Dva has a place"
     assert "moved up from the waiting list and is confirmed" in mail.body
     promoted = AuditEntry.objects.get(action="entry.promote.automatic")

@@ -290,3 +290,19 @@ def test_printable_lane_schedule(client: Any, bowling: tuple[Event, Squad], orga
     assert "Block 3 (games 5, 6)" in page
     assert "3–4" in page
     assert all(f"Player {n}" in page for n in range(1, 8))
+
+
+def test_a_draw_is_named_by_its_stage_title_in_the_readers_language(
+    jigsaw: Event, organizer: Any
+) -> None:
+    from django.test import Client
+
+    draw_make(event=jigsaw, kind="groups", stage="individual-qualification", by=organizer)
+    client = Client()
+    client.force_login(organizer)
+    for url in (f"/cs/draws/{jigsaw.slug}/", f"/cs/draws/{jigsaw.slug}/organize/"):
+        page = client.get(url).content.decode()
+        assert "<h3>Jednotlivci — kvalifikace · kvalifikační skupiny</h3>" in page
+        assert "individual-qualification ·" not in page
+    form = client.get(f"/ru/draws/{jigsaw.slug}/organize/").content.decode()
+    assert '<option value="individual-qualification">Личный зачёт — отбор</option>' in form

@@ -13,9 +13,9 @@ Vocabulary:
   the snapshot of the current version (or, while it is being made, the one before it).
 - anonymous: no session cookie and no pending messages (for the API: no ``Authorization``):
   every such visitor with the same language key sees the same page.
-- language key: what chooses a page's language for a visitor — the path's language prefix,
-  the language cookie and the browser's preferred language — so visitors who would get the
-  same language share a snapshot.
+- language key: the language a page speaks for a visitor — the chosen language of
+  ``podium.web.languages`` (the path's prefix, the cookie, the browser's), or ``-`` for the
+  event's own — so every visitor who would get the same page shares one snapshot.
 - server time: every answer of a live part says the server's clock (``X-Podium-Now``, in ms)
   so a round's clock on a phone with a wrong time still shows the round's time.
 """
@@ -30,10 +30,10 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
-from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
 from podium.web import flight, versions
+from podium.web.languages import chosen_language
 
 SLUG = r"[-a-zA-Z0-9_]+"
 STANDINGS = re.compile(
@@ -85,10 +85,8 @@ def anonymous(request: HttpRequest) -> bool:
 
 
 def language_key(request: HttpRequest) -> str:
-    chosen = translation.get_language_from_path(request.path_info) or "-"
-    cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
-    cookie = cookie if cookie in dict(settings.LANGUAGES) else "-"
-    return f"{chosen}.{cookie}.{translation.get_language_from_request(request)}"
+    # The page's language is a function of the chosen language alone ("-": the event's).
+    return chosen_language(request) or "-"
 
 
 def subject(request: HttpRequest, who: str) -> str:

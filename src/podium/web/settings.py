@@ -73,7 +73,8 @@ MIDDLEWARE = [
     "podium.web.polls.PollGate",
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
+    # The address's language, else the visitor's choice, else the browser's (Accept-Language).
+    "podium.web.languages.LanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -160,6 +161,8 @@ LOGOUT_REDIRECT_URL = "home"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("cs", _("Czech")), ("it", _("Italian")), ("ru", _("Russian"))]
 LOCALE_PATHS = [PACKAGE_DIR / "locale"]
+# A chosen language outlives the browser session (Django's default cookie does not).
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"
@@ -221,3 +224,9 @@ EMAIL_HOST_USER = ENV.get("PODIUM_EMAIL_USER", "")
 EMAIL_HOST_PASSWORD = ENV.get("PODIUM_EMAIL_PASSWORD", "")
 EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = ENV.get("PODIUM_FROM_EMAIL", "podium@localhost")
+# The address people open, for the links in e-mail (a message is written without a request):
+# by default the first allowed host over HTTPS behind a proxy, else the development server.
+_HOST = next((h for h in ALLOWED_HOSTS if h and h[0] not in ".*"), "127.0.0.1")
+PODIUM_SITE_URL = ENV.get("PODIUM_SITE_URL") or (
+    f"https://{_HOST}" if HTTPS else "http://127.0.0.1:8000"
+)

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy
 from podium.rules.schema import Category
 from podium.web.imports import fields as F
 from podium.web.imports.files import MAX_BYTES, Sheet, too_large
+from podium.web.selectors.texts import rt
 from podium.web.text import TextForm
 
 
@@ -69,7 +70,7 @@ class MappingForm(TextForm):
         self.fields["category"] = forms.ChoiceField(
             label=_("Category of rows without one"),
             choices=[("", _("— from the column mapped to “Category” —"))]
-            + [(c.key, c.title) for c in categories],
+            + [(c.key, rt(c.title)) for c in categories],
             required=False,
             initial=categories[0].key if len(categories) == 1 else "",
         )

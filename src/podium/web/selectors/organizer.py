@@ -15,11 +15,28 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy
 
 from podium.engine.money import fee_amount
 from podium.rules.schema import Fee, Money
 from podium.web.models import Entry, Event, EventRole, Payment
 from podium.web.selectors.roles import STAFF
+
+# What a rulebook's keys mean, for the organizer's outline (the keys stay in the rulebook).
+FORMAT_LABELS = {
+    "timed-solve": gettext_lazy("timed solve (time, else pieces)"),
+    "team-solve": gettext_lazy("team solve of several puzzles"),
+    "games": gettext_lazy("games (total pinfall)"),
+    "chgk-tour": gettext_lazy("ChGK tour (questions taken)"),
+    "chgk-season": gettext_lazy("ChGK season (sum of tour points)"),
+    "head-to-head": gettext_lazy("head-to-head battles"),
+    "superfinal": gettext_lazy("superfinal"),
+}
+KIND_LABELS = {
+    "individual": gettext_lazy("individuals"),
+    "pair": gettext_lazy("pairs"),
+    "team": gettext_lazy("teams"),
+}
 
 
 def organized_by(user: Any) -> QuerySet[Event]:
@@ -102,18 +119,19 @@ def outline(event: Event) -> Outline:
         {
             "key": c.key,
             "title": c.title,
-            "kind": c.entrants.kind,
+            "kind": KIND_LABELS.get(c.entrants.kind, c.entrants.kind),
             "cap": c.cap or book.registration.cap,
             "clause": c.clause,
         }
         for c in book.categories
     ]
+    titles = {c.key: c.title for c in book.categories}
     stages = [
         {
             "key": s.key,
             "title": s.title,
-            "format": s.format,
-            "category": s.category or "",
+            "format": FORMAT_LABELS.get(s.format, s.format),
+            "category": titles.get(s.category or "", s.category or ""),
             "groups": list(s.groups),
             "clause": s.clause,
         }

@@ -31,6 +31,7 @@ from podium.web.selectors.appeals import open_on_round
 from podium.web.selectors.clock import rounds_ended_at
 from podium.web.selectors.results import RECORDED_FORMATS, round_counts
 from podium.web.selectors.stages import round_numbers
+from podium.web.selectors.texts import reason_text
 
 
 def round_day(event: Event, stage: Stage, round: int) -> dt.date:
@@ -176,11 +177,31 @@ def rounds_controls(event: Event, stage: Stage, rounds: list[int]) -> list[Round
 
 
 def _standing(event: Event, **where: str) -> list[Advancement]:
-    return list(
+    made = list(
         Advancement.objects.filter(event=event, withdrawn_at__isnull=True, **where)
         .select_related("entry")
         .order_by("table", "made_at", "id")
     )
+    _shown_reasons(made)
+    return made
+
+
+def _shown_reasons(advancements: list[Advancement]) -> None:
+    """Sets each advancement's ``shown_reason``: it keeps the engine's English text, and the
+    frozen table it came from keeps the message, so the page reads it in the reader's
+    language (the text as kept where no message is found)."""
+    ids = {a.publication_id for a in advancements if a.publication_id}
+    messages: dict[str, dict[str, Any]] = {}
+    for table in Publication.objects.filter(pk__in=ids).values_list("table", flat=True):
+        for part in (table or {}).get("tables", []):
+            for row in part.get("rows", []):
+                for reason in row.get("reasons", []):
+                    if "message" in reason:
+                        messages.setdefault(reason["text"], reason)
+    for advancement in advancements:
+        data = messages.get(advancement.reason)
+        shown = reason_text(data) if data is not None else advancement.reason
+        advancement.shown_reason = shown  # type: ignore[attr-defined]
 
 
 def controls(event: Event) -> list[StageControls]:

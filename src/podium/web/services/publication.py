@@ -36,7 +36,9 @@ from podium.web.selectors.results import (
     unverified,
 )
 from podium.web.selectors.roles import is_organizer
+from podium.web.selectors.stages import has_calendar, rounds_of
 from podium.web.selectors.texts import problem_text
+from podium.web.services import mail
 from podium.web.services.base import Refused, audit
 
 NEXT = {
@@ -198,4 +200,8 @@ def publication_set(
             stage=stage, round=round, state=str(target), was=str(was), version=version,
             reason=reason,
         )  # fmt: skip
+        if target != Publication.State.DRAFT:
+            rounds = len(rounds_of(event, the_stage)) if has_calendar(the_stage) else 1
+            final = target == Publication.State.FINAL
+            mail.results(event, the_stage, round, final=final, rounds=rounds)
     return publication

@@ -17,16 +17,16 @@ take the last place.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Max, Sum
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -47,6 +47,7 @@ from podium.web.selectors.entries import category_cap, category_of
 from podium.web.selectors.entries import waiting_list as waiting_list
 from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.selectors.texts import reason_data, shown
+from podium.web.services import mail
 from podium.web.services.base import Actor, Refused, audit
 from podium.web.services.discipline import ban_refusal
 from podium.web.text import limit as column_limit
@@ -478,6 +479,7 @@ def entry_register(
             division=division,
             members=[m.full_name for m in members],
         )
+        mail.registered(entry)
         return entry
 
 
@@ -493,7 +495,17 @@ def division_fields(reason: Reason | None) -> dict[str, Any]:
 # --- waiting list ----------------------------------------------------------------------------
 
 
-def _promote(entry: Entry, *, by: Actor, reason: str, action: str) -> Entry:
+def _promote(
+    entry: Entry,
+    *,
+    by: Actor,
+    reason: str,
+    action: str,
+    now: dt.datetime | None = None,
+    told: Callable[[], str] | None = None,
+) -> Entry:
+    """``told``: the reason as the e-mail says it, made in the recipient's language (default:
+    the reason as given, typed by staff)."""
     rules = entry.event.rulebook.registration
     old_position = entry.waiting_position
     entry.status = Entry.Status.PENDING if rules.approval_required else Entry.Status.CONFIRMED
@@ -509,30 +521,25 @@ def _promote(entry: Entry, *, by: Actor, reason: str, action: str) -> Entry:
         was_position=old_position,
         reason=reason,
     )
-    _tell_promoted(entry, reason)
+    free_until = _free_until(entry, now or timezone.now())
+    mail.promoted(
+        entry, reason=told or (lambda: reason), free_until=free_until, starts=_start_of(entry)
+    )
     return entry
 
 
-def _tell_promoted(entry: Entry, reason: str) -> None:
-    """E-mails the registrant once the promotion is committed (a lost e-mail changes nothing),
-    in the event's language, whoever's action promoted the entry."""
-    user = entry.registered_by
-    address = getattr(user, "email", "")
-    if not address:
-        return
-    with translation.override(entry.event.language):
-        subject = _("%(event)s: %(name)s has a place") % {
-            "event": entry.event.title,
-            "name": entry.name,
-        }
-        if entry.status == Entry.Status.PENDING:
-            body = _(
-                "%(name)s moved up from the waiting list and now awaits the organizers' approval."
-            )
-        else:
-            body = _("%(name)s moved up from the waiting list and is confirmed.")
-    text = body % {"name": entry.name} + "\n\n" + reason
-    transaction.on_commit(lambda: send_mail(subject, text, None, [address], fail_silently=True))
+def _free_until(entry: Entry, now: dt.datetime) -> dt.date | None:
+    """The last day a cancellation of ``entry`` is refunded in full, if one is left; ``None``
+    also when the rulebook has no terms (then it is free until the start)."""
+    rule = entry.event.rulebook.cancellation
+    if rule is None:
+        return None
+    free = [t.days_before for t in rule.tiers if t.refund == 1 and t.owed == 0]
+    if not free:
+        return None
+    zone = entry.event.zone
+    day = _start_of(entry).astimezone(zone).date() - dt.timedelta(days=min(free))
+    return day if day >= now.astimezone(zone).date() else None
 
 
 def entry_promote(*, entry: Entry, by: Actor, reason: str) -> Entry:
@@ -621,6 +628,7 @@ def entry_approve(*, entry: Entry, by: Actor) -> Entry:
             table_number=table,
             clause=rules.clause,
         )
+        mail.approved(entry)
         return entry
 
 
@@ -707,6 +715,7 @@ def entry_cancel(*, entry: Entry, by: Actor, now: dt.datetime | None = None) -> 
         if entry.status == Entry.Status.CANCELLED:
             raise Refused(_("This entry is already cancelled."))
         terms = settlement_preview(entry=entry, now=now)
+        as_was = copy.copy(entry)  # the terms again in each recipient's language
         had_place = entry.is_active
         was_waiting = entry.status == Entry.Status.WAITING
         entry.status = Entry.Status.CANCELLED
@@ -734,27 +743,33 @@ def entry_cancel(*, entry: Entry, by: Actor, now: dt.datetime | None = None) -> 
             reason=terms.reason,
             clause=terms.clause,
         )
+        mail.cancelled(
+            entry, cancellation, reason=lambda: settlement_preview(entry=as_was, now=now).reason
+        )
         if was_waiting:
             _renumber_waiting(event, entry.category)
         if had_place:
-            _promote_first(event, entry, by=by)
+            _promote_first(event, entry, by=by, now=now)
         return cancellation
 
 
-def _promote_first(event: Event, freed: Entry, *, by: Actor) -> Entry | None:
+def _promote_first(event: Event, freed: Entry, *, by: Actor, now: dt.datetime) -> Entry | None:
     if not _has_room(event, freed.category):
         return None
     for candidate in waiting_list(event, freed.category):
         if candidate.squad is not None and not _squad_has_room(candidate.squad):
             continue
         candidate.event = event
-        reason = _(
-            "A place freed when #%(number)d %(name)s cancelled; first on the waiting list."
-        ) % {
-            "number": freed.number,
-            "name": freed.name,
-        }
-        return _promote(candidate, by=by, reason=reason, action="entry.promote.automatic")
+
+        def reason() -> str:  # in the audit's language, and again in each recipient's
+            return _(
+                "A place freed when #%(number)d %(name)s cancelled; first on the waiting list."
+            ) % {"number": freed.number, "name": freed.name}
+
+        return _promote(
+            candidate, by=by, reason=reason(), action="entry.promote.automatic", now=now,
+            told=reason,
+        )  # fmt: skip
     return None
 
 

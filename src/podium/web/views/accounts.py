@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -22,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from podium.web.forms.accounts import LanguagePasswordResetForm, SignUpForm, ThrottledLoginForm
+from podium.web.languages import remember
 from podium.web.services.accounts import account_language_set, signup_confirm, signup_request
 from podium.web.services.base import Refused
 
@@ -81,7 +83,10 @@ class LoginView(auth_views.LoginView):
 
     def form_valid(self, form: Any) -> HttpResponse:
         answer = super().form_valid(form)
-        account_language_set(user=form.get_user(), language=translation.get_language() or "")
+        language = translation.get_language() or settings.LANGUAGE_CODE
+        account_language_set(user=form.get_user(), language=language)
+        # The page's language goes on after the log-in, whatever address ``next`` names.
+        remember(answer, language)
         return answer
 
 

@@ -55,6 +55,7 @@ from podium.web.selectors.results import current_results, item_order, labels_by_
 from podium.web.selectors.roles import is_head_referee, is_organizer
 from podium.web.selectors.rulings import effects_of, middle_tour
 from podium.web.selectors.stages import rounds_of
+from podium.web.selectors.texts import rt
 from podium.web.services.base import Refused
 from podium.web.services.discipline import (
     NOT_ADMITTED,
@@ -289,6 +290,7 @@ class SanctionRow:
     effects: list[str]
     barred: list[tuple[dt.date, list[str]]]  # who its bans bar, by the day they end
     person_shown: bool  # the player, where the entry is not simply that person
+    rule: str  # when the rulebook's sanction applies, in the reader's language
     form: LiftForm = field(default_factory=LiftForm)
 
 
@@ -301,12 +303,12 @@ def _where(event: Event, sanction: Sanction) -> str:
         return sanction.stage
     if sanction.items:
         return _("%(stage)s, battles %(items)s") % {
-            "stage": stage.title,
+            "stage": rt(stage.title),
             "items": ", ".join(sanction.items),
         }
     if sanction.round is not None and stage.format == "chgk-tour":
-        return _("%(stage)s, tour %(round)d") % {"stage": stage.title, "round": sanction.round}
-    return stage.title
+        return _("%(stage)s, tour %(round)d") % {"stage": rt(stage.title), "round": sanction.round}
+    return rt(stage.title)
 
 
 def _applied(event: Event, sanction: Sanction) -> list[str]:
@@ -324,6 +326,7 @@ def _sanctions(event: Event, now: dt.datetime, bound: dict[int, LiftForm]) -> li
     sanctions = sanctions_of(event)
     bans = Prefetch("bans", queryset=Ban.objects.select_related("person"))
     prefetch_related_objects(sanctions, bans, "recorded_by", "lifted_by")
+    rules = {rule.key: rt(rule.when) for rule in event.rulebook.sanctions}
     for s in sanctions:
         rows.append(
             SanctionRow(
@@ -334,6 +337,7 @@ def _sanctions(event: Event, now: dt.datetime, bound: dict[int, LiftForm]) -> li
                 barred=_barred(list(s.bans.all())),
                 person_shown=s.person_id is not None
                 and (s.entry is None or str(s.person) != s.entry.name),
+                rule=rules.get(s.key, s.key),
                 form=bound.get(s.pk) or LiftForm(prefix=f"lift-{s.pk}"),
             )
         )

@@ -27,6 +27,7 @@ from podium.web.selectors.draws import (
     organized_event,
 )
 from podium.web.selectors.events import public_events
+from podium.web.selectors.texts import rt
 from podium.web.services.base import Refused
 from podium.web.services.draws import SEED_MAX, draw_make, draw_rerun, parse_lane_pairs
 from podium.web.text import TextForm
@@ -69,7 +70,7 @@ class DrawForm(TextForm):
         super().__init__(*args, **kwargs)
         stage_field = self.fields["stage"]
         assert isinstance(stage_field, forms.ChoiceField)
-        stage_field.choices = [(s.key, s.title) for s in event.rulebook.stages]
+        stage_field.choices = [(s.key, rt(s.title)) for s in event.rulebook.stages]
         squad_field = self.fields["squad"]
         assert isinstance(squad_field, forms.ModelChoiceField)
         squad_field.queryset = Squad.objects.filter(event=event)
@@ -81,7 +82,11 @@ def _public_event(slug: str) -> Event:
 
 def _described(event: Event, draws: list[Draw]) -> list[dict[str, Any]]:
     names = entry_names(event)
-    return [{"draw": d, "rows": draw_rows(d, names)} for d in draws]
+    titles = {s.key: s.title for s in event.rulebook.stages}
+    return [
+        {"draw": d, "rows": draw_rows(d, names), "stage": rt(titles.get(d.stage, d.stage))}
+        for d in draws
+    ]
 
 
 def public(request: HttpRequest, slug: str) -> HttpResponse:

@@ -7,8 +7,10 @@ Vocabulary:
   preliminary or final, the event's staff always (a draft says "draft" on every page); entry
   lists, start lists and lane schedules are public like their pages; the check-in list and
   diplomas are for the event's staff only. Anyone else gets 404.
-- language: every export speaks the event's language and shows times in its time zone,
-  whatever the page it was downloaded from.
+- language: an export speaks the language of the page it was downloaded from — the page's
+  links carry its prefix, and an unprefixed link is negotiated like the page
+  (``podium.web.languages``) — and shows times in the event's time zone; diplomas are
+  printed in the event's language.
 - file name: ``<event>-<stage>-<round>.<format>`` for standings, ``<event>-<list>.<format>``
   for the lists, as an attachment.
 """
@@ -74,8 +76,8 @@ def _attachment(content: bytes, content_type: str, filename: str) -> HttpRespons
 
 
 def _download(event: Event, build: Callable[[], Document | None], fmt: str) -> HttpResponse:
-    """Builds the document and writes it in the event's language and time zone."""
-    with translation.override(event.language), timezone.override(event.zone):
+    """Builds the document and writes it in the request's language, in the event's time zone."""
+    with timezone.override(event.zone):
         document = build()
         if document is None:
             raise Http404

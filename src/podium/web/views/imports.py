@@ -37,6 +37,7 @@ from podium.web.selectors.rating import rating_results, season_rating, visible_m
 from podium.web.selectors.results import RECORDED_FORMATS
 from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.selectors.stages import has_calendar, round_numbers, rounds_of
+from podium.web.selectors.texts import rt
 from podium.web.services.base import Refused
 from podium.web.services.imports import (
     chgk_import,
@@ -103,7 +104,7 @@ def _result_rounds(event: Event) -> list[tuple[str, str]]:
         if stage.format not in RECORDED_FORMATS:
             continue
         for number in round_numbers(event, stage):
-            title = stage.title if not has_calendar(stage) else f"{stage.title} — {number}"
+            title = rt(stage.title) if not has_calendar(stage) else f"{rt(stage.title)} — {number}"
             choices.append((f"{stage.key}:{number}", title))
     return choices
 
@@ -112,7 +113,7 @@ def _tour_rounds(event: Event) -> list[tuple[str, str]]:
     return [
         (
             f"{stage.key}:{r.number}",
-            f"{stage.title} — {r.number}" + (f" {r.title}" if r.title else ""),
+            f"{rt(stage.title)} — {r.number}" + (f" {r.title}" if r.title else ""),
         )
         for stage in _tour_stages(event)
         for r in rounds_of(event, stage)

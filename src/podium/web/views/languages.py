@@ -4,7 +4,8 @@ Vocabulary:
 - choice: ``GET /i18n/choose/?language=cs&next=/e/…`` remembers the language and goes back to
   the page in it. A plain link or GET form rather than Django's POST view, so a page kept for
   every visitor (``podium.web.polls``) carries no CSRF token: choosing a language changes
-  nothing but the visitor's own cookie.
+  nothing but the visitor's own cookie and, when logged in, the language their account
+  remembers for e-mail (``podium.web.services.mail``) — nothing anyone else sees.
 """
 
 from __future__ import annotations
@@ -12,7 +13,11 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseRedirect
 from django.urls import translate_url
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+
+from podium.web.languages import remember
+from podium.web.services.accounts import account_language_set
 
 
 def choose(request: HttpRequest) -> HttpResponseRedirect:
@@ -24,16 +29,11 @@ def choose(request: HttpRequest) -> HttpResponseRedirect:
         back = "/"
     if language not in dict(settings.LANGUAGES):
         return HttpResponseRedirect(back)
-    response = HttpResponseRedirect(translate_url(back, language))
-    response.set_cookie(
-        settings.LANGUAGE_COOKIE_NAME,
-        language,
-        max_age=settings.LANGUAGE_COOKIE_AGE,
-        path=settings.LANGUAGE_COOKIE_PATH,
-        domain=settings.LANGUAGE_COOKIE_DOMAIN,
-        secure=settings.LANGUAGE_COOKIE_SECURE,
-        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
-    )
+    # The address is resolved as an English one (the switcher sends it without its prefix).
+    with translation.override(settings.LANGUAGE_CODE):
+        response = HttpResponseRedirect(translate_url(back, language))
+    remember(response, language)
+    if request.user.is_authenticated:
+        account_language_set(user=request.user, language=language)
     response["Cache-Control"] = "no-store"
     return response

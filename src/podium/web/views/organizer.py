@@ -37,6 +37,7 @@ from podium.web.selectors.accounts import may_create_events
 from podium.web.selectors.appeals import jury_cards
 from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.selectors.stages import has_calendar
+from podium.web.selectors.texts import rt
 from podium.web.services.base import Refused
 from podium.web.services.events import (
     RulebookRefused,
@@ -249,7 +250,7 @@ def receipt(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     fee = next((f for f in event.rulebook.fees if f.key == payment.fee_key), None)
     rule = payment.fee_key.removeprefix(APPEAL_FEE_PREFIX)
     appeal = next((a for a in event.rulebook.appeals if a.key == rule), None)
-    title = fee.title if fee else appeal.title if appeal else payment.fee_key
+    title = rt(fee.title) if fee else rt(appeal.title) if appeal else payment.fee_key
     context = {"event": event, "payment": payment, "fee": fee, "fee_title": title}
     return render(request, "podium/organizer/receipt.html", context)
 

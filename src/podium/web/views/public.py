@@ -1,17 +1,17 @@
 """Public pages: the events, each event's page, its rules and its entry lists (anyone may read).
 
-An event's public pages speak the event's language unless the visitor chose one: a language
-prefix in the address (``/cs/e/…``) or the cookie the language switcher sets wins.
+An event's public pages speak the event's language unless the request chose one: a language
+prefix in the address (``/cs/e/…``), the switcher's cookie or the browser's language wins
+(``podium.web.languages``).
 """
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
-from django.utils import translation
 
+from podium.web.languages import speak_event_language
 from podium.web.models import Event
 from podium.web.selectors import public as selectors
 from podium.web.selectors.events import public_events
@@ -24,12 +24,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def _event(request: HttpRequest, slug: str) -> Event:
     event = get_object_or_404(public_events(), slug=slug)
-    chose = translation.get_language_from_path(request.path_info) or request.COOKIES.get(
-        settings.LANGUAGE_COOKIE_NAME
-    )
-    if not chose and event.language in dict(settings.LANGUAGES):
-        translation.activate(event.language)
-        request.LANGUAGE_CODE = event.language
+    speak_event_language(request, event.language)
     return event
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -36,6 +35,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from podium.rules.schema import Stage
 from podium.web import flight, polls, versions
+from podium.web.languages import speak_event_language
 from podium.web.models import Event, Publication
 from podium.web.selectors.appeals import published_verdicts
 from podium.web.selectors.charts import stage_charts
@@ -60,12 +60,7 @@ def public_event(request: HttpRequest, slug: str) -> tuple[Event, bool]:
     staff = is_staff(request.user, event)
     if event.status == Event.Status.DRAFT and not staff:
         raise Http404
-    chose = translation.get_language_from_path(request.path_info) or request.COOKIES.get(
-        settings.LANGUAGE_COOKIE_NAME
-    )
-    if not chose and event.language in dict(settings.LANGUAGES):
-        translation.activate(event.language)
-        request.LANGUAGE_CODE = event.language
+    speak_event_language(request, event.language)
     return event, staff
 
 

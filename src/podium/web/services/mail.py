@@ -1,0 +1,242 @@
+"""E-mail to participants: what happened to their entry, in their language, with the event.
+
+Vocabulary:
+- message: one kind of e-mail, a pair of templates ``podium/mail/<kind>_subject.txt`` and
+  ``podium/mail/<kind>.txt``: ``registered`` (registration received: confirmed, awaiting
+  approval or on the waiting list), ``approved``, ``promoted`` (moved from the waiting list,
+  with the day by which to give the place back free of charge), ``cancelled`` (with the
+  refund and what is still owed) and ``results`` (a stage's round published, preliminary or
+  final).
+- recipients of an entry: its registrant, unless that is the event's staff entering someone
+  else (by phone, an import), and every member with an address; each address once.
+- recipient's language: the language their account remembers (``Account.language``: the one
+  they last chose, logged in or signed up with), else the event's.
+- event details: its title, start (in its time zone), venue and the address of its page in the
+  recipient's language (``PODIUM_SITE_URL``).
+- sending: composed and sent after the transaction commits (``transaction.on_commit``), over
+  one connection; a message that cannot be sent is lost without undoing what it tells.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from django.conf import settings
+from django.core import mail
+from django.db import transaction
+from django.db.models import Q
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import formats, translation
+
+from podium.rules.schema import ChgkSeasonStage, Stage
+from podium.web.models import Account, Cancellation, Entry, EntryMember, Event, EventRole, Result
+from podium.web.selectors.results import ITEM_FORMATS, labels_by_number, publication_current
+from podium.web.selectors.roles import STAFF
+from podium.web.selectors.texts import money, rt
+
+Recipient = tuple[str, str]  # address, language
+
+
+def _languages(users: Iterable[Any]) -> dict[int, str]:
+    ids = [u.pk for u in users if u is not None]
+    known = Account.objects.filter(user_id__in=ids).exclude(language="")
+    return dict(known.values_list("user_id", "language"))
+
+
+def recipients(entries: Iterable[Entry]) -> list[tuple[Entry, Recipient]]:
+    """Each entry's recipients (see the vocabulary) with their languages, in a few queries."""
+    entries = list(entries)
+    members = EntryMember.objects.filter(entry__in=entries).select_related("person__user")
+    by_entry: dict[int, list[tuple[str, Any]]] = {e.pk: [] for e in entries}
+    for member in members:
+        person = member.person
+        address = person.email or (person.user.email if person.user else "")
+        by_entry[member.entry_id].append((address, person.user))
+    registrant_of = {e.pk: e.registered_by for e in entries}
+    users = [u for people in by_entry.values() for _a, u in people]
+    languages = _languages([*users, *registrant_of.values()])
+    staff = set(
+        EventRole.objects.filter(
+            event_id__in={e.event_id for e in entries}, role__in=STAFF
+        ).values_list("event_id", "user_id")
+    )
+    found: list[tuple[Entry, Recipient]] = []
+    for entry in entries:
+        people = list(by_entry[entry.pk])
+        registrant = registrant_of[entry.pk]
+        if registrant is not None and (entry.event_id, registrant.pk) not in staff:
+            people.insert(0, (registrant.email, registrant))
+        seen: set[str] = set()
+        for address, user in people:
+            if not address or address.casefold() in seen:
+                continue
+            seen.add(address.casefold())
+            language = languages.get(user.pk) if user is not None else None
+            found.append((entry, (address, language or entry.event.language)))
+    return found
+
+
+def _site(path: str) -> str:
+    return settings.PODIUM_SITE_URL.rstrip("/") + path
+
+
+def event_details(event: Event) -> dict[str, Any]:
+    """The event as a message names it, in the active language."""
+    start = event.starts_at.astimezone(event.zone)
+    return {
+        "title": event.title,
+        "starts": formats.date_format(start, "DATETIME_FORMAT"),
+        "zone": event.timezone,
+        "venue": event.venue,
+        "link": _site(reverse("event", args=[event.slug])),
+    }
+
+
+def _message(kind: str, context: dict[str, Any]) -> tuple[str, str]:
+    subject = render_to_string(f"podium/mail/{kind}_subject.txt", context)
+    body = render_to_string(f"podium/mail/{kind}.txt", context)
+    # A header is one line, whatever a typed name holds.
+    # Optional lines of the templates leave runs of blank lines; one is enough.
+    return " ".join(subject.split()), re.sub(r"\n{3,}", "\n\n", body.strip()) + "\n"
+
+
+def send(
+    kind: str,
+    entries: Callable[[], Iterable[Entry]],
+    context: Callable[[Entry], dict[str, Any]],
+) -> None:
+    """Once the transaction commits, composes ``kind`` for every recipient of ``entries`` in
+    their language and sends the messages: the event's row, locked by the services, is not
+    held while hundreds of messages are written, and a failure only logs (``robust``)."""
+    transaction.on_commit(lambda: _deliver(compose(kind, entries(), context)), robust=True)
+
+
+def compose(
+    kind: str, entries: Iterable[Entry], context: Callable[[Entry], dict[str, Any]]
+) -> list[mail.EmailMessage]:
+    messages = []
+    for entry, (address, language) in recipients(entries):
+        with translation.override(language):
+            data = {
+                "entry": entry,
+                "event": event_details(entry.event),
+                "my_entries": _site(reverse("participant:entries")),
+                **context(entry),
+            }
+            subject, body = _message(kind, data)
+        messages.append(mail.EmailMessage(subject, body, None, [address]))
+    return messages
+
+
+def _deliver(messages: list[mail.EmailMessage]) -> None:
+    if not messages:
+        return
+    with mail.get_connection(fail_silently=True) as connection:
+        connection.send_messages(messages)
+
+
+# --- the messages ----------------------------------------------------------------------------
+
+
+def registered(entry: Entry) -> None:
+    send("registered", lambda: [entry], lambda e: {})
+
+
+def approved(entry: Entry) -> None:
+    send("approved", lambda: [entry], lambda e: {})
+
+
+def promoted(
+    entry: Entry, *, reason: Callable[[], str], free_until: dt.date | None, starts: dt.datetime
+) -> None:
+    """``reason``: why, made in the active language; ``free_until``: the last day a
+    cancellation is refunded in full (``None``: no such day is left); ``starts``: the start
+    the place is for (the event's, or the squad's)."""
+    zone = entry.event.zone
+
+    def context(_entry: Entry) -> dict[str, Any]:
+        return {
+            "reason": reason(),
+            "free_until": formats.date_format(free_until, "DATE_FORMAT") if free_until else "",
+            "starts": formats.date_format(starts.astimezone(zone), "DATETIME_FORMAT"),
+        }
+
+    send("promoted", lambda: [entry], context)
+
+
+def cancelled(entry: Entry, cancellation: Cancellation, *, reason: Callable[[], str]) -> None:
+    """``reason``: the terms' reason, made in the active language."""
+
+    def context(_entry: Entry) -> dict[str, Any]:
+        currency = cancellation.currency
+        return {
+            "refund": money(cancellation.refund, currency) if currency else "",
+            "owed": money(cancellation.owed, currency) if currency and cancellation.owed else "",
+            "reason": reason(),
+            "clause": cancellation.clause,
+        }
+
+    send("cancelled", lambda: [entry], context)
+
+
+def stage_entries(event: Event, stage: Stage, round: int) -> list[Entry]:
+    """The entries a round of ``stage`` ranks: those with results in it (a season: in its
+    tours; battles and questions: the teams they name)."""
+    if isinstance(stage, ChgkSeasonStage):
+        results = Result.objects.filter(event=event, stage=stage.tour)
+    else:
+        results = Result.objects.filter(event=event, stage=stage.key, round=round)
+    ids = set(results.exclude(entry=None).values_list("entry_id", flat=True))
+    numbers = labels_by_number(event, stage) if stage.format in ITEM_FORMATS else {}
+    found = Entry.objects.filter(event=event).exclude(status=Entry.Status.CANCELLED)
+    chosen = found.filter(Q(pk__in=ids) | Q(number__in=list(numbers)))
+    return list(chosen.select_related("event", "registered_by").order_by("number"))
+
+
+def _span(low: Any, high: Any) -> str:
+    return str(low) if high in (None, low) else f"{low}–{high}"
+
+
+def final_places(event: Event, stage: Stage, round: int) -> dict[int, dict[str, str]]:
+    """Each entry's place in the round's frozen final table, by entry number: ``place`` (its
+    official place, shared as ``2–3``) or ``position`` (outside the competition)."""
+    current = publication_current(event, stage.key, round)
+    table = (current.table if current is not None else None) or {}
+    numbers = table.get("numbers", {})
+    places: dict[int, dict[str, str]] = {}
+    for part in table.get("tables", []):
+        for row in part.get("rows", []):
+            number = numbers.get(row["id"]) or (int(row["id"]) if row["id"].isdigit() else None)
+            if number is None:
+                continue
+            if row.get("official_rank") is not None:
+                places[number] = {"place": _span(row["official_rank"], row["official_rank_to"])}
+            else:
+                places[number] = {"position": _span(row["rank"], row["rank_to"])}
+    return places
+
+
+def results(event: Event, stage: Stage, round: int, *, final: bool, rounds: int) -> None:
+    """``rounds``: how many rounds the stage has (a round is named only when there are more);
+    a final table also tells each entry its place."""
+    places: dict[int, dict[str, str]] = {}
+
+    def entries() -> list[Entry]:
+        places.update(final_places(event, stage, round) if final else {})
+        return stage_entries(event, stage, round)
+
+    def context(entry: Entry) -> dict[str, Any]:
+        path = reverse("standings:round", args=[event.slug, stage.key, round])
+        return {
+            "stage": rt(stage.title),
+            "round": round if rounds > 1 else None,
+            "final": final,
+            "standings": _site(path),
+            **places.get(entry.number, {}),
+        }
+
+    send("results", entries, context)
