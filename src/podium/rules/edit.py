@@ -159,7 +159,7 @@ def with_settings(text: str, changes: Mapping[SettingPath, Value]) -> str:
     vocabulary. ``text`` is a rulebook that was already read without problems."""
     if not changes:
         return text
-    root = yaml.compose(text, Loader=RulebookLoader)
+    root, _data = _read(text)
     twice = _seen_twice(root) if root is not None else set()
     spans: list[tuple[int, int, str]] = []
     for path, value in changes.items():
@@ -196,8 +196,18 @@ def _nodes_along(root: yaml.Node, path: SettingPath) -> list[yaml.Node]:
     return nodes
 
 
+def _read(text: str) -> tuple[yaml.Node | None, Any]:
+    """The composed nodes and the plain data of ``text``, read within the loader's limits."""
+    loader = RulebookLoader(text)
+    try:
+        root = loader.get_single_node()
+        return root, loader.construct_document(root) if root is not None else None
+    finally:
+        loader.dispose()
+
+
 def _rewritten(text: str, changes: Mapping[SettingPath, Value]) -> str:
-    data = yaml.load(text, Loader=RulebookLoader)  # a SafeLoader: plain data only
+    _root, data = _read(text)
     for path, value in changes.items():
         _set(data, path, value)
     dumped: str = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)
