@@ -10,8 +10,9 @@ each, published preliminary) in a fresh SQLite database (or PostgreSQL with ``DA
     same library.
 
 Every time is the median of several runs, with the fastest and the slowest (the runs are in
-brackets), and the page count of each PDF. Target (issue 13): a 200-entrant stage in under 3 s.
-The script always exits 0. Run ``.venv/bin/python bench/pdf.py`` (N = 200) or add ``--sizes
+brackets), then the median CPU time of the process (what other people's processes on a shared
+machine do not inflate), and the page count of each PDF. Target (issue 13): a 200-entrant stage
+in under 3 s, judged on the wall time and, on a busy machine, on the CPU time. The script always exits 0. Run ``.venv/bin/python bench/pdf.py`` (N = 200) or add ``--sizes
 200 400``.
 """
 
@@ -108,13 +109,15 @@ def event_with(n: int, tag: str) -> Event:
     return event
 
 
-def runs_of(fn: Callable[[], bytes], runs: int) -> tuple[list[float], bytes]:
-    times, out = [], b""
+def runs_of(fn: Callable[[], bytes], runs: int) -> tuple[list[float], list[float], bytes]:
+    """Wall times, CPU times of this process (the test client serves in it) and the PDF."""
+    walls, cpus, out = [], [], b""
     for _ in range(runs):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         out = fn()
-        times.append(time.perf_counter() - start)
-    return times, out
+        walls.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - cpu)
+    return walls, cpus, out
 
 
 def floor_html(event: Event) -> str:
@@ -138,11 +141,11 @@ def pages(pdf: bytes) -> int:
     return len(PdfReader(io.BytesIO(pdf)).pages)
 
 
-def line(label: str, times: list[float], pdf: bytes) -> str:
+def line(label: str, walls: list[float], cpus: list[float], pdf: bytes) -> str:
     return (
-        f"  {label:<34} median {statistics.median(times):6.2f} s  "
-        f"(fastest {min(times):5.2f}, slowest {max(times):5.2f})  [{len(times)}]  "
-        f"{pages(pdf)} pages"
+        f"  {label:<34} median {statistics.median(walls):6.2f} s  "
+        f"(fastest {min(walls):5.2f}, slowest {max(walls):5.2f})  [{len(walls)}]  "
+        f"CPU {statistics.median(cpus):5.2f} s  {pages(pdf)} pages"
     )
 
 
@@ -158,14 +161,15 @@ def report(n: int, runs: int) -> None:
         return bytes(response.content)
 
     floor = floor_html(event)
-    pdf_times, pdf = runs_of(download, runs)
-    floor_times, bare = runs_of(lambda: bytes(HTML(string=floor).write_pdf()), runs)
+    pdf_times, pdf_cpu, pdf = runs_of(download, runs)
+    floor_times, floor_cpu, bare = runs_of(lambda: bytes(HTML(string=floor).write_pdf()), runs)
     print(f"N = {n} entrants")
-    print(line("(a) the standings PDF", pdf_times, pdf))
-    print(line("(b) floor: a bare table, same rows", floor_times, bare))
-    ratio = statistics.median(pdf_times) / statistics.median(floor_times)
-    verdict = "PASS" if statistics.median(pdf_times) < TARGET_S else "MISS"
-    print(f"      (a)/(b): {ratio:.1f}×; target < {TARGET_S:.0f} s: {verdict}")
+    print(line("(a) the standings PDF", pdf_times, pdf_cpu, pdf))
+    print(line("(b) floor: a bare table, same rows", floor_times, floor_cpu, bare))
+    ratio = statistics.median(pdf_cpu) / statistics.median(floor_cpu)
+    wall = "PASS" if statistics.median(pdf_times) < TARGET_S else "MISS"
+    cpu = "PASS" if statistics.median(pdf_cpu) < TARGET_S else "MISS"
+    print(f"      (a)/(b) in CPU: {ratio:.1f}×; target < {TARGET_S:.0f} s: wall {wall}, CPU {cpu}")
 
 
 def main() -> int:

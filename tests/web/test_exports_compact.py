@@ -54,7 +54,7 @@ def test_a_200_entrant_qualification_prints_compact_with_numbered_notes(jigsaw_a
     assert len(shared) == 1, "identical reasons share one note"
     sk_note = shared[0]
     for number in range(7, 199, 7):
-        country, rest = rows[number]
+        _country, rest = rows[number]
         assert "outside the competition" in rest
         assert sk_note in _numbers(rest), (number, rest)
     # Every note a row points at is printed, and numbered in order of first use.
