@@ -12,8 +12,8 @@ each, published preliminary) in a fresh SQLite database (or PostgreSQL with ``DA
 Every time is the median of several runs, with the fastest and the slowest (the runs are in
 brackets), then the median CPU time of the process (what other people's processes on a shared
 machine do not inflate), and the page count of each PDF. Target (issue 13): a 200-entrant stage
-in under 3 s, judged on the wall time and, on a busy machine, on the CPU time. The script always exits 0. Run ``.venv/bin/python bench/pdf.py`` (N = 200) or add ``--sizes
-200 400``.
+in under 3 s, judged on the wall time and, on a busy machine, on the CPU time. The script
+always exits 0. Run ``.venv/bin/python bench/pdf.py`` (N = 200) or add ``--sizes 200 400``.
 """
 
 from __future__ import annotations
