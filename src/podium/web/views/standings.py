@@ -47,13 +47,13 @@ from podium.web.selectors.competitors import name_search
 from podium.web.selectors.live import find_row, live_round, live_row, who
 from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.selectors.stages import has_calendar, rounds_of
-from podium.web.text import search_text
 from podium.web.selectors.standings import (
     frozen_tables,
     round_tables,
     shown_round,
     stage_rounds,
 )
+from podium.web.text import search_text
 
 POLL = "every 3s"
 WHY = "?why="
