@@ -3,10 +3,10 @@ referee writes by hand, linked from the results desk.
 
 Hand-worked (cz-jigsaw, individual qualification): entries #1–#6 alternate between groups A
 (odd) and B (even); the table draw (seed "cards") seats #1 at table 2, #5 at 3 and #3 at 6,
-so group A's page lists them in that order (by table), and group B's page #2, #4, #6. A bowling qualifier of 12
-players in 2 squads prints one page per squad with six game boxes and a total, each player
-with the lane pair and lane of the first block. A ChGK season's tour prints 15 question boxes
-a team.
+so group A's page lists them in that order (by table), and group B's page #2, #4, #6.
+A bowling qualifier of 12 players in 2 squads prints one page per squad with six game boxes
+and a total, each player with the lane pair and lane of the first block. A ChGK season's tour
+prints 15 question boxes a team.
 """
 
 from __future__ import annotations
@@ -69,7 +69,8 @@ def test_jigsaw_scorecards_have_a_page_per_group_with_boxes(
     assert [group_a.index(line) for line in lines] == sorted(group_a.index(line) for line in lines)
     assert "Bohdan Malý" in group_b
     assert "Bohdan Malý" not in group_a
-    assert "page 1 of 2" in group_a and "page 2 of 2" in group_b
+    assert "page 1 of 2" in group_a
+    assert "page 2 of 2" in group_b
 
 
 def test_scorecards_are_for_the_events_staff_only(
