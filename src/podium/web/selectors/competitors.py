@@ -29,9 +29,9 @@ from django.db.models import Q
 from podium.rules.schema import Stage
 from podium.web.models import Entry, EntryMember, Event, Person, Publication, Result
 from podium.web.selectors.entries import roster
+from podium.web.selectors.live import live_round
 from podium.web.selectors.printout import marks_text
 from podium.web.selectors.public import CategoryLists
-from podium.web.selectors.standings import round_tables
 from podium.web.selectors.texts import rt, score_text, table_title
 from podium.web.text import search_text
 
@@ -94,10 +94,14 @@ class Found:
     number: str
 
 
-def name_search(event: Event, stage: Stage, round: int, staff: bool, query: str) -> list[Found]:
-    """The rows of a round's tables whose entry matches the query, as the visitor may see them."""
+def name_search(
+    event: Event, stage: Stage, round: int, staff: bool, tag: str, query: str
+) -> list[Found]:
+    """The rows of a round's tables whose entry matches the query, as the visitor may see them
+    — from the round computed once per version (``tag``), as its page shows it, so a search
+    costs a cache read and one query for the names."""
     words = query_words(query)
-    view = round_tables(event, stage, round, staff)
+    view = live_round(event, stage, round, staff, tag)
     if not words or not view.visible:
         return []
     numbers = matching_numbers(event, words)

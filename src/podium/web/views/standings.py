@@ -248,7 +248,7 @@ def _round_page(request: HttpRequest, slug: str, stage: str, round: int | None) 
             query = search_text(request.GET.get("q", "")).strip()
             if query and moment is None:  # a search answers a visitor: never a snapshot
                 context["query"] = query
-                context["search"] = name_search(event, the_stage, round, staff, query)
+                context["search"] = name_search(event, the_stage, round, staff, tag, query)
             if moment is not None:  # the table as it stood then: no polling, never cached
                 context["as_of"] = moment
                 context["as_of_view"] = round_tables(event, the_stage, round, staff, moment)
