@@ -63,6 +63,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/live.py
 	$(BIN)/python bench/questions.py
 	$(BIN)/python bench/load.py
+	$(BIN)/python bench/pdf.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .import_linter_cache

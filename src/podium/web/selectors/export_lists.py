@@ -94,7 +94,7 @@ def _entry_row(listed: ListedEntry) -> dict[str, Any]:
 # --- Start list ------------------------------------------------------------------------------
 
 
-def _starting_lanes(event: Event, squads: list[Squad]) -> dict[int, tuple[str, int]]:
+def starting_lanes(event: Event, squads: list[Squad]) -> dict[int, tuple[str, int]]:
     """Entry id → (lane pair "1–2", the lane it starts on) in the first block of its squad."""
     lanes: dict[int, tuple[str, int]] = {}
     draws = lanes_draws(event)
@@ -119,7 +119,7 @@ def start_list_document(event: Event, now: dt.datetime) -> Document:
         .prefetch_related(roster())
     )
     squads = list({e.squad_id: e.squad for e in entries if e.squad}.values())
-    lanes = _starting_lanes(event, squads)
+    lanes = starting_lanes(event, squads)
     by_category: dict[str, list[Entry]] = defaultdict(list)
     for entry in entries:
         by_category[entry.category].append(entry)

@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from podium.rules.schema import Stage
 from podium.web.models import Event, Publication
 from podium.web.selectors.charts import stage_charts
+from podium.web.selectors.printout import marks_text, printout
 from podium.web.selectors.stages import has_calendar
 from podium.web.selectors.standings import RoundTables, round_tables
 from podium.web.selectors.texts import reason_text, rt, score_text, table_title
@@ -112,23 +113,6 @@ def state_line(view: RoundTables) -> str:
     return str(Publication.State(view.state).label)
 
 
-def _marks(row: dict[str, Any]) -> str:
-    marks = []
-    if row.get("advances"):
-        marks.append(_("advances"))
-    if row.get("next"):
-        marks.append(_("next by quota"))
-    if not row.get("official", True):
-        marks.append(_("outside the competition"))
-    if row.get("playoff"):
-        marks.append(_("play-off"))
-    if row.get("prize"):
-        marks.append(_("prize"))
-    if row.get("unverified"):
-        marks.append(_("unverified"))
-    return ", ".join(marks)
-
-
 def reasons_text(row: dict[str, Any]) -> str:
     """The "why" of a row, one reason a line, each with the clause it quotes."""
     lines = []
@@ -167,7 +151,7 @@ def standings_row(row: dict[str, Any]) -> dict[str, Any]:
         "name": row["name"],
         "score": score_value(score_text(row)),
         "points": points_value(row.get("points")),
-        "marks": _marks(row),
+        "marks": marks_text(row),
         "why": reasons_text(row),
     }
 
@@ -216,5 +200,6 @@ def standings_document(
             "points_format": f"-{stage.points.decimals}" if stage.points else "",
             # Drawn only when a template reads them (the PDF): a callable in a context is called.
             "charts": lambda: stage_charts(event, stage, round, staff),
+            "printout": lambda: printout(event, stage, view.tables),  # the PDF's layout
         },
     )

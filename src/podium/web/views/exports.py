@@ -5,8 +5,8 @@ Vocabulary:
 - document, format: see ``podium.web.selectors.exports`` and ``podium.web.exports``.
 - visibility: a standings export follows its page — the public gets a round once it is
   preliminary or final, the event's staff always (a draft says "draft" on every page); entry
-  lists, start lists and lane schedules are public like their pages; the check-in list and
-  diplomas are for the event's staff only. Anyone else gets 404.
+  lists, start lists and lane schedules are public like their pages; the check-in list,
+  scorecards and diplomas are for the event's staff only. Anyone else gets 404.
 - language: an export speaks the language of the page it was downloaded from — the page's
   links carry its prefix, and an unprefixed link is negotiated like the page
   (``podium.web.languages``) — and shows times in the event's time zone; diplomas are
@@ -42,6 +42,7 @@ from podium.web.selectors.export_lists import (
 )
 from podium.web.selectors.exports import Document, standings_document
 from podium.web.selectors.roles import is_staff
+from podium.web.selectors.scorecards import scorecards_document
 from podium.web.selectors.stages import has_calendar, rounds_of
 from podium.web.views.common import event_for
 
@@ -133,6 +134,13 @@ def check_in(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
 
 
 @login_required
+def scorecards(request: HttpRequest, slug: str, stage: str, fmt: str) -> HttpResponse:
+    event = event_for(request, slug, is_staff)
+    the_stage = _stage(event, stage)
+    return _download(event, lambda: scorecards_document(event, the_stage, timezone.now()), fmt)
+
+
+@login_required
 def diplomas(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
     event = event_for(request, slug, is_staff)
     the_stage = _stage(event, stage)
@@ -155,4 +163,5 @@ urlpatterns = [
     path("<slug:slug>/lanes/<int:squad_id>.<export_format:fmt>", lanes, name="lanes"),
     path("<slug:slug>/check-in.<export_format:fmt>", check_in, name="check-in"),
     path("<slug:slug>/diplomas/<slug:stage>.pdf", diplomas, name="diplomas"),
+    path("<slug:slug>/scorecards/<slug:stage>.<export_format:fmt>", scorecards, name="scorecards"),
 ]

@@ -1,4 +1,5 @@
-"""Public pages: the events, each event's page, its rules and its entry lists (anyone may read).
+"""Public pages: the events, each event's page, its rules, its entry lists (searchable by name
+with ``?q=``, no script needed) and a competitor's page (anyone may read).
 
 An event's public pages speak the event's language unless the request chose one: a language
 prefix in the address (``/cs/e/…``), the switcher's cookie or the browser's language wins
@@ -7,15 +8,17 @@ prefix in the address (``/cs/e/…``), the switcher's cookie or the browser's la
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
 
 from podium.web.languages import speak_event_language
 from podium.web.models import Event
 from podium.web.selectors import public as selectors
+from podium.web.selectors.competitors import competitor, filter_lists, query_words
 from podium.web.selectors.events import public_events
 from podium.web.selectors.rules import rules_sections
+from podium.web.text import search_text
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -54,8 +57,21 @@ def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 def entries_page(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(request, slug)
-    context = {"event": event, "categories": selectors.entry_lists(event)}
+    categories = selectors.entry_lists(event)
+    query = search_text(request.GET.get("q", "")).strip()
+    words = query_words(query)
+    context = {"event": event, "categories": categories, "query": query}
+    if words:
+        context["found"] = filter_lists(categories, words)
     return render(request, "podium/public/entries.html", context)
+
+
+def competitor_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    event = _event(request, slug)
+    found = competitor(event, number)
+    if found is None:
+        raise Http404
+    return render(request, "podium/public/competitor.html", {"event": event, "found": found})
 
 
 urlpatterns = [
@@ -63,4 +79,5 @@ urlpatterns = [
     path("e/<slug:slug>/", event_page, name="event"),
     path("e/<slug:slug>/rules/", rules_page, name="event-rules"),
     path("e/<slug:slug>/entries/", entries_page, name="event-entries"),
+    path("e/<slug:slug>/competitors/<int:number>/", competitor_page, name="competitor"),
 ]

@@ -33,6 +33,7 @@ from podium.web.models import Event
 from podium.web.selectors.console import counts, parse_numbers
 from podium.web.selectors.results import ENTRY_FORMATS, RECORDED_FORMATS
 from podium.web.selectors.roles import is_head_referee
+from podium.web.selectors.scorecards import has_scorecards
 from podium.web.selectors.stages import has_calendar, round_numbers
 from podium.web.services.base import Refused
 from podium.web.services.checks import result_confirm
@@ -101,6 +102,9 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
                     "url": url,
                     "lanes": reverse("bowling:index", kwargs={"slug": slug})
                     if stage.format == "games"
+                    else None,
+                    "scorecards": reverse("exports:scorecards", args=[slug, stage.key, "pdf"])
+                    if has_scorecards(stage) and number == numbers[0]  # once a stage
                     else None,
                     **progress[number],
                 }

@@ -11,6 +11,9 @@ Vocabulary:
   of viewers cost one rendering. The clocks carry no server time of their own: every answer
   says it in a header, which the clock script reads.
 - view: ``page`` (every column) or ``projector`` (large type, fewer columns).
+- search: ``?q=`` lists the rows whose entry or a member matches (see
+  ``podium.web.selectors.competitors``), each linking to the competitor's page; a plain GET
+  form, so it works without a script.
 - why: a row's reasons, behind its name (``?why=<table>.<number>``): the fragment for the
   page's script, or a page of its own without JavaScript. A table of thousands of rows stays
   small because its reasons are fetched only when opened.
@@ -40,6 +43,7 @@ from podium.web.models import Event, Publication
 from podium.web.selectors.appeals import published_verdicts
 from podium.web.selectors.charts import stage_charts
 from podium.web.selectors.clock import stage_clocks
+from podium.web.selectors.competitors import name_search
 from podium.web.selectors.live import find_row, live_round, live_row, who
 from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.selectors.stages import has_calendar, rounds_of
@@ -49,6 +53,7 @@ from podium.web.selectors.standings import (
     shown_round,
     stage_rounds,
 )
+from podium.web.text import search_text
 
 POLL = "every 3s"
 WHY = "?why="
@@ -188,7 +193,9 @@ def _why(
     if found is None:
         raise Http404
     table, row = found
+    number = str(row.get("number") or row["id"])
     context = {"event": event, "stage": stage, "round": round, "table": table, "row": row,
+               "competitor": int(number) if number.isdigit() else None,
                "back": f"{back}#row-{table['key']}-{row.get('number') or row['id']}"}  # fmt: skip
     if request.htmx:
         return render(request, "podium/standings/_why.html", context)
@@ -233,6 +240,10 @@ def _round_page(request: HttpRequest, slug: str, stage: str, round: int | None) 
             shown = context["current"]
             if the_stage.format == "chgk-tour" and shown and shown.visible and moment is None:
                 context["verdicts"] = published_verdicts(event, the_stage.key, round)
+            query = search_text(request.GET.get("q", "")).strip()
+            if query and moment is None:  # a search answers a visitor: never a snapshot
+                context["query"] = query
+                context["search"] = name_search(event, the_stage, round, staff, tag, query)
             if moment is not None:  # the table as it stood then: no polling, never cached
                 context["as_of"] = moment
                 context["as_of_view"] = round_tables(event, the_stage, round, staff, moment)
