@@ -19,7 +19,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from podium.web.models import Entry, EntryMember, EventRole, Person, Verification
+from podium.web.models import EventRole, Verification
 from podium.web.selectors.checks import (
     confirm_rows,
     questions_text,
@@ -32,33 +32,22 @@ from podium.web.services.results import result_agree, result_record
 FINAL = "individual-final"
 
 
-def entry(event: Any, number: int, name: str) -> Entry:
-    made = Entry.objects.create(
-        event=event, number=number, name=name, status=Entry.Status.CONFIRMED,
-        category="individuals",
-    )  # fmt: skip
-    first, _, last = name.partition(" ")
-    person = Person.objects.create(first_name=first, last_name=last, country="CZ")
-    EntryMember.objects.create(entry=made, person=person, captain=True)
-    return made
-
-
 @pytest.fixture
-def cz(make_user: Any, make_event: Any, put_in_stage: Any) -> Any:
+def cz(make_user: Any, make_event: Any, put_in_stage: Any, add_entry: Any) -> Any:
     org, ref, head = make_user("olga"), make_user("rudolf"), make_user("renata")
     hana = make_user("hana")
     event = make_event("cz-jigsaw", organizer=org, language="en")
     EventRole.objects.create(event=event, user=ref, role=EventRole.Role.REFEREE)
     EventRole.objects.create(event=event, user=head, role=EventRole.Role.HEAD_REFEREE)
     EventRole.objects.create(event=event, user=hana, role=EventRole.Role.HEAD_REFEREE)
-    people = [entry(event, 1, "Anna Nová"), entry(event, 2, "Bohdan Malý")]
-    people.append(entry(event, 3, "Cyril Dvořák"))
+    names = ("Anna Nová", "Bohdan Malý", "Cyril Dvořák")
+    people = [add_entry(event, n, name, category="individuals") for n, name in enumerate(names, 1)]
     put_in_stage(event, FINAL, *people)
     results = [
         result_record(
-            event=event, stage=FINAL, entry=e, cells={"time": time}, by=by, idempotency_key=key,
-        )  # fmt: skip
-        for e, time, by, key in zip(
+            event=event, stage=FINAL, entry=e, cells={"time": t}, by=b, idempotency_key=k
+        )
+        for e, t, b, k in zip(
             people, ("1:10:00", "1:05:00", "1:12:00"), (ref, ref, head), "abc", strict=True
         )
     ]

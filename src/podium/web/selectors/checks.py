@@ -26,8 +26,8 @@ from django.utils.translation import gettext as _
 from podium.engine.compare import mask_differences
 from podium.rules.schema import Stage
 from podium.web.models import Agreement, Event, EventRole, Result, SecondEntry
-from podium.web.selectors.roles import HEAD
 from podium.web.selectors.results import RECORDED_FORMATS, of_rounds, unverified_by_round
+from podium.web.selectors.roles import HEAD
 from podium.web.selectors.stages import round_numbers
 
 

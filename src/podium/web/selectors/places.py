@@ -12,8 +12,8 @@ Vocabulary:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from django.urls import reverse
