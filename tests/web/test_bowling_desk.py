@@ -274,6 +274,18 @@ def test_the_world_bowling_scoresheet_through_the_frames_page(
     assert "Game 1 is recorded as 180." in again
 
 
+def test_a_frame_typed_as_a_miss_then_pins_is_accepted(squad_event: dict[str, Any]) -> None:
+    """The scoresheet writes a frame that starts with a miss as "-8": 0 then 8, never -8."""
+    event, players = squad_event["event"], squad_event["players"]
+    client = client_for(squad_event["referee"])
+    saved = post_frames(client, frames_url(event, players[1], 1), "-8 9/ X " + "-8 " * 7)
+    assert saved.status_code == 302
+    result = Result.objects.get()
+    # -8 = 8; 9/ + X = 20; X + 0 + 8 = 18; then seven frames of 8.
+    assert result.cells["g1"] == str(8 + 20 + 18 + 7 * 8) == "102"
+    assert result.detail == {"rolls": {"g1": "- 8 9 / X" + " - 8" * 7}}
+
+
 VALID = [
     "consecutive strikes each get the two roll bonus",
     "a spare in the last frame gets a one roll bonus that is counted once",

@@ -44,9 +44,7 @@ def cz(make_user: Any, make_event: Any, put_in_stage: Any, add_entry: Any) -> An
     people = [add_entry(event, n, name, category="individuals") for n, name in enumerate(names, 1)]
     put_in_stage(event, FINAL, *people)
     results = [
-        result_record(
-            event=event, stage=FINAL, entry=e, cells={"time": t}, by=b, idempotency_key=k
-        )
+        result_record(event=event, stage=FINAL, entry=e, cells={"time": t}, by=b, idempotency_key=k)
         for e, t, b, k in zip(
             people, ("1:10:00", "1:05:00", "1:12:00"), (ref, ref, head), "abc", strict=True
         )
