@@ -99,7 +99,8 @@ def test_a_final_league_offers_no_battle_to_record_or_correct(league: dict[str, 
     )  # fmt: skip  # set up directly: publishing final has its own tests
     html = client.get(index_url(event)).content.decode()
     assert "These results are final: changes need the organizer to reopen them." in html
-    assert "Record a battle" not in html and 'id="battle-form"' not in html
+    assert "Record a battle" not in html
+    assert 'id="battle-form"' not in html
     assert "Correct this battle" not in html
     assert "Sovy 4 : 2 Filiny" in " ".join(html.split())
 
