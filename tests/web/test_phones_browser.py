@@ -1,6 +1,6 @@
-"""Every page a participant, referee, head referee or juror opens in the demo, on a 360 px phone: the
-page never scrolls sideways, and what a thumb hits in a form (buttons, links, menus) is at
-least 44 px each way.
+"""Every page a participant, referee, head referee or juror opens in the demo, on a 360 px
+phone: the page never scrolls sideways, and what a thumb hits in a form (buttons, links,
+menus) is at least 44 px each way.
 
 Each person signs in and the browser follows the links of each page (inside the places their
 role opens) from where they start, one page of each kind: the same page for another entry,
@@ -31,20 +31,20 @@ WALKS = {
     "jury": (["/jury/deti-kolomny-xv/"], ("/jury/",)),
 }
 
-MEASURE = """() => {
+MEASURE = """(min) => {
   const small = [];
   const hit = 'main form button, main form a, main form select, main form summary, '
     + 'main form input[type=submit], main a.button, main summary, header.top summary';
   for (const el of document.querySelectorAll(hit)) {
     const box = el.getBoundingClientRect();
     if (box.width === 0 || box.height === 0) continue;  // not shown
-    if (box.width < %(min)d || box.height < %(min)d) {
+    if (box.width < min || box.height < min) {
       const text = (el.textContent || el.value || '').trim().slice(0, 30);
       small.push(`${el.tagName} "${text}" ${Math.round(box.width)}×${Math.round(box.height)}`);
     }
   }
   return {width: document.documentElement.scrollWidth, small: small};
-}""" % {"min": TARGET}
+}"""
 
 
 def _bare(path: str) -> str:
@@ -67,7 +67,7 @@ def walk(page: Any, starts: list[str], inside: tuple[str, ...]) -> dict[str, Any
         if path in seen:
             continue
         answer = page.goto(path)
-        seen[path] = {"status": answer.status, **page.evaluate(MEASURE)}
+        seen[path] = {"status": answer.status, **page.evaluate(MEASURE, TARGET)}
         for href in page.eval_on_selector_all("main a[href]", "a => a.map(e => e.pathname)"):
             if (
                 _bare(href).startswith(inside)
