@@ -139,7 +139,7 @@ def confirm_rows(event: Event, pending: list[Pending], viewer: Any) -> list[Pend
                 else:
                     who_can = _(
                         "Nobody else may confirm it yet: an organizer appoints another head "
-                        "referee under Roles."
+                        "referee under Staff on the event’s organizer page."
                     )
             rows.append(Row(r, _named(r.recorded_by), asks, agreed.get(r.pk), blocked, who_can))
         found.append(PendingRows(group.stage, group.round, rows))
