@@ -32,7 +32,7 @@ from podium.web.models import (
     Verification,
 )
 from podium.web.selectors.results import standings_as_of
-from podium.web.services.discipline import withdrawal_record
+from podium.web.services.discipline import sanction_impose, withdrawal_record
 from podium.web.services.draws import draw_make
 from podium.web.services.sheets import tour_sheet_record
 
@@ -315,3 +315,22 @@ def test_a_withdrawn_team_is_shown_as_such_and_never_blocks_the_sheet(desk: Any)
     before = Result.objects.count()
     client.post(grid_url(desk.event), data)
     assert Result.objects.count() == before
+
+
+def test_a_team_not_admitted_to_the_tour_is_shown_as_such_for_that_tour_only(desk: Any) -> None:
+    Round.objects.create(
+        event=desk.event, stage=TOUR, number=2,
+        starts_at=dt.datetime(2026, 11, 19, 16, tzinfo=dt.UTC),
+    )  # fmt: skip
+    sanction_impose(
+        event=desk.event, key="unpaid-fee", by=desk.org, entry=desk.sovy, stage=TOUR, round=1,
+        effect="not-admitted", reason="the second half's fee is unpaid",
+    )  # fmt: skip
+    client = client_for(desk.irina)
+    first = client.get(grid_url(desk.event)).content.decode()
+    row = first[first.index('id="team-2"') : first.index("</tr>", first.index('id="team-2"'))]
+    assert "not admitted to this round: the second half&#x27;s fee is unpaid" in row
+    assert f'name="mask-{desk.sovy.pk}"' not in first
+    second = client.get(grid_url(desk.event, round=2)).content.decode()
+    assert f'name="mask-{desk.sovy.pk}"' in second
+    assert "Not playing this tour" not in second

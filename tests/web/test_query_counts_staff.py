@@ -92,8 +92,8 @@ CLUB = {
     "publication": 21,
     "draws": 6,
     "chgk desk": 5,
-    "chgk grid": 9,
-    "chgk check sheet": 9,
+    "chgk grid": 12,  # who is not playing: withdrawals, rosters, sanctions
+    "chgk check sheet": 12,  # who is not playing: withdrawals, rosters, sanctions
     "battles": 4,
     "brainball desk": 17,
     "superfinal runner": 9,
