@@ -46,9 +46,17 @@ def questions_text(numbers: tuple[int, ...]) -> str:
 
 
 @dataclass(frozen=True)
-class Mismatch:
+class _InRound:
     stage: Stage
     round: int
+
+    @property
+    def round_name(self) -> str:
+        return round_name(self.stage, self.round)
+
+
+@dataclass(frozen=True)
+class Mismatch(_InRound):
     result: Result
     second: SecondEntry
     columns: tuple[str, ...]
@@ -60,23 +68,13 @@ class Mismatch:
         return f"#{entry.number} {entry.name}" if entry else self.result.item
 
     @property
-    def round_name(self) -> str:
-        return round_name(self.stage, self.round)
-
-    @property
     def questions_text(self) -> str:
         return questions_text(self.questions) if self.questions else ""
 
 
 @dataclass(frozen=True)
-class Pending:
-    stage: Stage
-    round: int
+class Pending(_InRound):
     results: list[Result]
-
-    @property
-    def round_name(self) -> str:
-        return round_name(self.stage, self.round)
 
 
 @dataclass(frozen=True)
@@ -93,14 +91,8 @@ class Row:
 
 
 @dataclass(frozen=True)
-class PendingRows:
-    stage: Stage
-    round: int
+class PendingRows(_InRound):
     rows: list[Row]
-
-    @property
-    def round_name(self) -> str:
-        return round_name(self.stage, self.round)
 
 
 def confirmers(event: Event) -> list[tuple[Any, str]]:
