@@ -36,7 +36,10 @@ def test_the_world_bowling_scoresheet() -> None:
     ("typed", "marks"),
     [
         ("X 7/ 9- XX8", ["X", "7", "/", "9", "-", "X", "X", "8"]),
-        ("10 10 -1", ["10", "10", "-1"]),
+        ("10 10 -1", ["10", "10", "-", "1"]),
+        # A frame that starts with a miss, as the scoresheet writes it: "-8" is 0 then 8.
+        ("-8 X", ["-", "8", "X"]),
+        ("X -8 -10", ["X", "-", "8", "-", "10"]),
         ("x | 7 / | f9", ["X", "7", "/", "F", "9"]),
         ("", []),
     ],
@@ -53,6 +56,15 @@ def test_a_game_in_progress_shows_the_frames_it_can_score() -> None:
     tenth = read_sheet(marks_of("0 " * 18 + "0 10 5"))  # a spare in frame 10, not a strike
     assert tenth.frames[-1].marks == ("-", "/", "5")
     assert tenth.total == 15
+
+
+def test_a_miss_then_pins_is_one_frame_of_0_and_8() -> None:
+    sheet = read_sheet(marks_of("-8 " + "0 0 " * 9))
+    assert sheet.frames[0].marks == ("-", "8")
+    assert sheet.total == 8
+    spare = read_sheet(marks_of("-10 5 0 " + "0 0 " * 8))  # a miss then all ten: a spare
+    assert spare.frames[0].marks == ("-", "/")
+    assert spare.total == 20
 
 
 def test_an_impossible_roll_is_refused_by_its_number() -> None:

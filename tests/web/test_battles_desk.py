@@ -88,6 +88,23 @@ def league_rows(html: str) -> list[tuple[str, str, str, str, str]]:
     return [tuple(r.strip() for r in row) for row in rows]  # type: ignore[misc]
 
 
+def test_a_final_league_offers_no_battle_to_record_or_correct(league: dict[str, Any]) -> None:
+    event, teams = league["event"], league["teams"]
+    client = client_for(league["referee"])
+    assert record_battle(client, event, 1, teams["Sovy"], teams["Filiny"], 4, 2).status_code == 302
+    assert "Record a battle" in client.get(index_url(event)).content.decode()
+    Publication.objects.create(
+        event=event, stage=STAGE, state="final", version=1, changed_by=league["org"],
+        changed_at=timezone.now(),
+    )  # fmt: skip  # set up directly: publishing final has its own tests
+    html = client.get(index_url(event)).content.decode()
+    assert "These results are final: changes need the organizer to reopen them." in html
+    assert "Record a battle" not in html
+    assert 'id="battle-form"' not in html
+    assert "Correct this battle" not in html
+    assert "Sovy 4 : 2 Filiny" in " ".join(html.split())
+
+
 BATTLES = [
     ("Sovy", "Filiny", 4, 2),
     ("Filiny", "Ezhi", 6, 0),

@@ -274,6 +274,18 @@ def test_the_world_bowling_scoresheet_through_the_frames_page(
     assert "Game 1 is recorded as 180." in again
 
 
+def test_a_frame_typed_as_a_miss_then_pins_is_accepted(squad_event: dict[str, Any]) -> None:
+    """The scoresheet writes a frame that starts with a miss as "-8": 0 then 8, never -8."""
+    event, players = squad_event["event"], squad_event["players"]
+    client = client_for(squad_event["referee"])
+    saved = post_frames(client, frames_url(event, players[1], 1), "-8 9/ X " + "-8 " * 7)
+    assert saved.status_code == 302
+    result = Result.objects.get()
+    # -8 = 8; 9/ + X = 20; X + 0 + 8 = 18; then seven frames of 8.
+    assert result.cells["g1"] == str(8 + 20 + 18 + 7 * 8) == "102"
+    assert result.detail == {"rolls": {"g1": "- 8 9 / X" + " - 8" * 7}}
+
+
 VALID = [
     "consecutive strikes each get the two roll bonus",
     "a spare in the last frame gets a one roll bonus that is counted once",
@@ -333,7 +345,11 @@ def test_invalid_exercism_sequences_are_refused_naming_the_roll_and_nothing_is_s
         errors = re.search(r'<ul class="errorlist"[^>]*>(.*?)</ul>', html, re.S)
         assert errors is not None, case["description"]
         message = errors.group(1)
-        if "roll" in given:  # the roll the exercise adds is the one refused
+        if rolls == [-1]:
+            # Typed, "-1" is the scoresheet's miss then 1 (like "-8"): still refused, as a game
+            # of one frame; a roll below 0 cannot be typed at all.
+            assert "roll 3: the game is not finished" in message, message
+        elif "roll" in given:  # the roll the exercise adds is the one refused
             assert f"roll {len(rolls)}: " in message, (case["description"], message)
         else:
             assert "the game is not finished" in message, (case["description"], message)

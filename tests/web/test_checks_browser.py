@@ -47,7 +47,7 @@ def test_a_head_referee_resolves_a_mismatch(
     page.goto(reverse("checks:index", args=[event.slug]))
     card = page.locator(".mismatch")
     assert "#1 Сова" in card.locator("h3").inner_text()
-    assert "Questions that differ: 6, 15" in card.inner_text()
+    assert "Questions 6, 15 differ." in card.inner_text()
     assert card.locator("td.differs").all_inner_texts() == ["110010111000101", "110011111000100"]
     assert "First entry (roman)" in card.inner_text()
     assert "Second entry (rita)" in card.inner_text()

@@ -32,6 +32,7 @@ from podium.web.models import (
     Verification,
 )
 from podium.web.selectors.results import standings_as_of
+from podium.web.services.discipline import sanction_impose, withdrawal_record
 from podium.web.services.draws import draw_make
 from podium.web.services.sheets import tour_sheet_record
 
@@ -284,3 +285,52 @@ def test_a_bad_tour_is_refused_and_nothing_is_added(desk: Any, make_event: Any) 
     assert Round.objects.filter(event=desk.event).count() == 1
     brainball = reverse("calendar:add", kwargs={"slug": desk.event.slug, "stage": "brainball"})
     assert client.post(brainball, {}).status_code == 404
+
+
+def test_a_withdrawn_team_is_shown_as_such_and_never_blocks_the_sheet(desk: Any) -> None:
+    """Lisy withdrew in writing before the tour: the sheet lists it under "Not playing this
+    tour" with the day, offers no field for it, and saves the other three teams."""
+    withdrawal_record(
+        entry=desk.lisy, by=desk.org, statement="Lisy leave the championship.",
+        received_at=dt.datetime(2026, 11, 1, 9, tzinfo=dt.UTC),
+    )  # fmt: skip
+    client = client_for(desk.irina)
+    page = client.get(grid_url(desk.event)).content.decode()
+    assert re.findall(r'id="team-(\d+)"', page) == ["2", "3", "1", "4"]
+    row = page[page.index('id="team-4"') : page.index("</tr>", page.index('id="team-4"'))]
+    assert "Not playing this tour" in page
+    assert "withdrew on Nov. 1, 2026" in row
+    assert f'name="mask-{desk.lisy.pk}"' not in page  # nothing of it is sent
+    data = posted(page)
+    # Question 5 was withdrawn (X on every sheet); Ezhi's 10th answer is disputed (?).
+    masks = {"Sovy": "1111X11111000", "Ezhi": "1111X1111?000", "Gosti": "1111X11111110"}
+    masks = {name: m + "00" for name, m in masks.items()}
+    for entry in (desk.sovy, desk.ezhi, desk.gosti):
+        data[f"mask-{entry.pk}"] = masks[entry.name]
+    answer = client.post(grid_url(desk.event), data, follow=True)
+    assert "Sheet saved: 3 recorded, 0 corrected, 0 unchanged." in answer.content.decode()
+    assert masks_of(desk.event) == masks
+    # A mask sent for it all the same (an old page) is refused by name, and nothing is saved.
+    data[f"mask-{desk.lisy.pk}"] = mask(3)
+    before = Result.objects.count()
+    client.post(grid_url(desk.event), data)
+    assert Result.objects.count() == before
+
+
+def test_a_team_not_admitted_to_the_tour_is_shown_as_such_for_that_tour_only(desk: Any) -> None:
+    Round.objects.create(
+        event=desk.event, stage=TOUR, number=2,
+        starts_at=dt.datetime(2026, 11, 19, 16, tzinfo=dt.UTC),
+    )  # fmt: skip
+    sanction_impose(
+        event=desk.event, key="unpaid-fee", by=desk.org, entry=desk.sovy, stage=TOUR, round=1,
+        effect="not-admitted", reason="the second half's fee is unpaid",
+    )  # fmt: skip
+    client = client_for(desk.irina)
+    first = client.get(grid_url(desk.event)).content.decode()
+    row = first[first.index('id="team-2"') : first.index("</tr>", first.index('id="team-2"'))]
+    assert "not admitted to this round: the second half&#x27;s fee is unpaid" in row
+    assert f'name="mask-{desk.sovy.pk}"' not in first
+    second = client.get(grid_url(desk.event, round=2)).content.decode()
+    assert f'name="mask-{desk.sovy.pk}"' in second
+    assert "Not playing this tour" not in second

@@ -97,3 +97,47 @@ def test_the_chgk_grid_filled_by_keyboard_only(page: Any, make_user: Any, make_e
     # On a phone the grid scrolls sideways inside its frame; the page itself does not.
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path="/tmp/podium-chgk-grid-phone.png", full_page=True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_on_a_phone_taps_enter_withdrawn_and_disputed_marks(
+    new_context: Any, sign_in: Any, make_user: Any, make_event: Any
+) -> None:
+    """A phone has no keys: a tap cycles empty → 1 → 0 → X → ? → empty. Question 2 was
+    withdrawn (X for both teams: three taps each); Ezhi's answer to question 1 is disputed (?:
+    four taps); Sovy took question 1 (one tap); every other question was missed (two taps)."""
+    olga, irina = make_user("olga"), make_user("irina")
+    event = make_event("deti-kolomny", organizer=olga, title="Дети Коломны XV")
+    EventRole.objects.create(event=event, user=irina, role=EventRole.Role.REFEREE)
+    for number, name in [(1, "Sovy"), (2, "Ezhi")]:
+        Entry.objects.create(
+            event=event, category="teams", number=number, name=name,
+            status=Entry.Status.CONFIRMED,
+        )  # fmt: skip
+    Round.objects.create(
+        event=event, stage=TOUR, number=1, starts_at=dt.datetime(2026, 11, 5, 16, tzinfo=dt.UTC)
+    )
+    context = new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    sign_in(context, irina)
+    page = context.new_page()
+    page.goto(f"/desk/{event.slug}/chgk/{TOUR}/1/")
+    assert "A tap on a cell cycles it" in page.locator("[data-help-grid]").last.inner_text()
+
+    def tap(team: int, question: int, times: int) -> str:
+        cell = page.locator(f"#team-{team} td[data-q='{question - 1}']")
+        for _ in range(times):
+            cell.tap()
+        return str(cell.inner_text())
+
+    assert tap(2, 4, 5) == ""  # once round the whole cycle: empty again
+    assert [tap(1, 1, 1), tap(1, 2, 3), tap(2, 1, 4), tap(2, 2, 3)] == ["1", "X", "?", "X"]
+    for question in range(3, 16):
+        assert (tap(1, question, 2), tap(2, question, 2)) == ("0", "0")
+    assert page.locator("#team-1 [data-total]").inner_text() == "1"
+    page.screenshot(path="/tmp/podium-chgk-grid-taps.png")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save the sheet").tap()
+    assert "Sheet saved: 2 recorded" in page.locator(".messages").inner_text()
+    stored = {r.entry.name: r.cells["mask"] for r in current_results(event, TOUR, 1)}
+    assert stored == {"Sovy": "1X" + "0" * 13, "Ezhi": "?X" + "0" * 13}

@@ -128,7 +128,8 @@ def test_final_refused_while_a_result_is_unverified(cz: Any) -> None:
     move(client, event, "preliminary")
     result_verify(result=a, by=ref2)
     html = move(client, event, "final")
-    assert "Final only when every result is verified; not yet: #2." in text(html)
+    assert "Final only when every result is verified; not yet: #2. They wait for a" in text(html)
+    assert f"/desk/{event.slug}/checks/" in text(html)
     assert "1 result unverified" in stage_block(html)
     assert publication_current(event, FINAL).state == "preliminary"
     assert not Publication.objects.filter(state="final").exists()

@@ -77,8 +77,8 @@ JIGSAW = {
     "team table": 9,
     "team projector": 10,
     "team projector table": 9,
-    "qualification, staff": 14,
-    "qualification, staff as of": 17,
+    "qualification, staff": 15,  # the top bar: my places
+    "qualification, staff as of": 18,  # the top bar: my places
 }
 
 
@@ -131,9 +131,9 @@ CLUB = {
     "superfinal table": 15,
     "superfinal projector": 16,
     "superfinal projector table": 15,
-    "season, staff": 32,
-    "season, staff as of": 30,
-    "tour, staff": 30,
+    "season, staff": 33,  # the top bar: my places
+    "season, staff as of": 31,  # the top bar: my places
+    "tour, staff": 31,  # the top bar: my places
 }
 
 
@@ -165,7 +165,7 @@ BOWLING = {
     "qualification table": 13,
     "qualification projector": 14,
     "qualification projector table": 13,
-    "qualification, staff": 22,
+    "qualification, staff": 23,  # the top bar: my places
     "lane schedule": 4,
 }
 

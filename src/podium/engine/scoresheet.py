@@ -5,7 +5,8 @@ Vocabulary:
 - roll, frame, strike, spare, bonus ball, foul, mark, running total: see
   ``podium.engine.tenpin``, which judges every roll; this module only lays the rolls out.
 - typed rolls: what a referee types for one game — marks separated by spaces (``X 7 / 9 -``),
-  or run together (``X 7/ 9- XX8``). A number is one roll (``10``, ``7``, ``-1``); any other
+  or run together (``X 7/ 9- XX8``). A number is one roll (``10``, ``7``); ``-8`` is a miss then
+  8, as a scoresheet writes a frame that starts with a miss (never a negative roll); any other
   chunk is read mark by mark. A count in brackets, ``(8)``, is a scoresheet's split mark: 8.
 - scorable frame: a frame whose bonus rolls have been rolled, so its running total is known.
 """
@@ -22,7 +23,8 @@ from podium.engine.tenpin import FRAMES, PINS, parse_rolls, score_game
 __all__ = ["Frame", "Sheet", "marks_of", "read_sheet"]
 
 _SEPARATORS = re.compile(r"[\s|,;]+")
-_NUMBER = re.compile(r"-?[0-9]+")
+_NUMBER = re.compile(r"[0-9]+")
+_MISS_THEN = re.compile(r"-([0-9]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +61,8 @@ def marks_of(text: str) -> list[str]:
             continue
         if _NUMBER.fullmatch(chunk):
             marks.append(chunk)
+        elif then := _MISS_THEN.fullmatch(chunk):
+            marks.extend(("-", then.group(1)))
         else:
             marks.extend(chunk.upper())
     return marks

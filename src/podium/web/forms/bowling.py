@@ -90,7 +90,7 @@ class FramesForm(_Keyed):
         required=False,
         help_text=_(
             "X strike, / spare, - no pins, F foul, or the pins as a number; separate the rolls "
-            "with spaces or run the marks together (X 7/ 9- F9)."
+            "with spaces or run the marks together (X 7/ 9- -8 F9)."
         ),
         widget=forms.TextInput(
             attrs={

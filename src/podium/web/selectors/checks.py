@@ -9,25 +9,54 @@ Vocabulary:
   numbers of the questions that differ.
 - waiting: the unverified current results of every round of every recorded stage, read once
   (``waiting``) for the lists of the page, whatever the number of rounds.
+- row to confirm: one waiting result as the head referee reads it — who recorded it, whether
+  the competitor agreed (where the stage asks for it), and, when this viewer may not confirm it
+  (they recorded it: a second person checks it), why and who can.
+- round name: in the sport's words — a ChGK stage's rounds are tours ("tour 3").
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import prefetch_related_objects
+from django.utils.translation import gettext as _
 
 from podium.engine.compare import mask_differences
 from podium.rules.schema import Stage
-from podium.web.models import Event, Result, SecondEntry
+from podium.web.models import Agreement, Event, EventRole, Result, SecondEntry
 from podium.web.selectors.results import RECORDED_FORMATS, of_rounds, unverified_by_round
+from podium.web.selectors.roles import HEAD
 from podium.web.selectors.stages import round_numbers
 
 
+def round_name(stage: Stage, number: int) -> str:
+    """The round in the sport's words ("tour 3" for ChGK); "" for a stage of one round."""
+    if stage.format == "chgk-tour":
+        return _("tour %(n)d") % {"n": number}
+    return _("round %(n)d") % {"n": number} if number != 1 else ""
+
+
+def questions_text(numbers: tuple[int, ...]) -> str:
+    """The questions that differ, read as numbers ("Question 7 differs", never a count)."""
+    if len(numbers) == 1:
+        return _("Question %(n)d differs.") % {"n": numbers[0]}
+    return _("Questions %(numbers)s differ.") % {"numbers": ", ".join(str(n) for n in numbers)}
+
+
 @dataclass(frozen=True)
-class Mismatch:
+class _InRound:
     stage: Stage
     round: int
+
+    @property
+    def round_name(self) -> str:
+        return round_name(self.stage, self.round)
+
+
+@dataclass(frozen=True)
+class Mismatch(_InRound):
     result: Result
     second: SecondEntry
     columns: tuple[str, ...]
@@ -38,12 +67,75 @@ class Mismatch:
         entry = self.result.entry
         return f"#{entry.number} {entry.name}" if entry else self.result.item
 
+    @property
+    def questions_text(self) -> str:
+        return questions_text(self.questions) if self.questions else ""
+
 
 @dataclass(frozen=True)
-class Pending:
-    stage: Stage
-    round: int
+class Pending(_InRound):
     results: list[Result]
+
+
+@dataclass(frozen=True)
+class Row:
+    """A result waiting for confirmation, as ``viewer`` reads it."""
+
+    result: Result
+    recorded_by: str
+    asks_agreement: bool
+    agreed: Agreement | None
+    # Why the viewer may not confirm it ("" when they may), and who may.
+    blocked: str
+    who_can: str
+
+
+@dataclass(frozen=True)
+class PendingRows(_InRound):
+    rows: list[Row]
+
+
+def confirmers(event: Event) -> list[tuple[Any, str]]:
+    """Who may confirm results here: (user, role shown) of the head referees and organizers."""
+    roles = EventRole.objects.filter(event=event, role__in=HEAD).select_related("user")
+    return [
+        (r.user, str(EventRole.Role(r.role).label))
+        for r in roles.order_by("role", "user__username")
+    ]
+
+
+def _named(user: Any) -> str:
+    return (user.get_full_name() or user.get_username()) if user is not None else _("someone")
+
+
+def confirm_rows(event: Event, pending: list[Pending], viewer: Any) -> list[PendingRows]:
+    """The waiting results with who recorded each, the competitor's agreement and, where
+    ``viewer`` recorded it themselves, why they may not confirm it and who may — two reads
+    whatever the number of results."""
+    results = [r for group in pending for r in group.results]
+    agreed = {a.result_id: a for a in Agreement.objects.filter(result__in=results)}
+    people = confirmers(event) if any(r.recorded_by_id == viewer.pk for r in results) else []
+    found = []
+    for group in pending:
+        asks = group.stage.recording.competitor_confirms
+        rows = []
+        for r in group.results:
+            blocked = who_can = ""
+            if r.recorded_by_id == viewer.pk:
+                blocked = _(
+                    "You recorded this result, so you cannot confirm it: a second person checks it."
+                )
+                others = [f"{_named(u)} ({role})" for u, role in people if u.pk != viewer.pk]
+                if others:
+                    who_can = _("Who can confirm it: %(people)s.") % {"people": ", ".join(others)}
+                else:
+                    who_can = _(
+                        "Nobody else may confirm it yet: an organizer appoints another head "
+                        "referee under Staff on the event’s organizer page."
+                    )
+            rows.append(Row(r, _named(r.recorded_by), asks, agreed.get(r.pk), blocked, who_can))
+        found.append(PendingRows(group.stage, group.round, rows))
+    return found
 
 
 Waiting = list[tuple[Stage, int, list[Result]]]

@@ -14,6 +14,10 @@ Vocabulary:
   (``unpaid: not-admitted``) for a tour; such fees apply in the order listed, the first from
   the first tour, the next from the middle tour (ChGK п. 9: before the first tour and before
   the tour that opens the second half).
+- not playing: an entry that may have no result in a round at a moment — it withdrew, it is
+  barred (an expulsion or a team's disqualification in force) or it was not admitted to that
+  round (an unpaid fee); the same three refusals as ``services.discipline.admission_refusal``,
+  read for a whole entry list at once so a sheet can show them as such.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Q
+from django.utils import formats
+from django.utils.translation import gettext as _
 
 from podium.rules.schema import Fee
 from podium.web.models import Ban, Entry, EntryMember, Event, Person, Round, Sanction, Withdrawal
@@ -202,3 +208,39 @@ def _unpaid(
 def _withdrew_by(entry: Entry, moment: dt.datetime | None) -> bool:
     withdrawal = getattr(entry, "withdrawal", None)  # read with the entry, or none
     return moment is not None and withdrawal is not None and withdrawal.received_at <= moment
+
+
+def not_playing(
+    event: Event, stage: str, round: int, entries: Iterable[Entry], at: dt.datetime
+) -> dict[int, str]:
+    """Entry id → why it may have no result in the round at ``at`` (see the vocabulary), for
+    every one of ``entries`` that may not, in three reads whatever their number."""
+    entries = list(entries)
+    withdrawn = {
+        w.entry_id: w for w in Withdrawal.objects.filter(entry__event=event, received_at__lte=at)
+    }
+    sanctions = sanctions_by_entry(event, entries)
+    why: dict[int, str] = {}
+    for entry in entries:
+        if entry.pk in withdrawn:
+            day = withdrawn[entry.pk].received_at.astimezone(event.zone).date()
+            why[entry.pk] = _("withdrew on %(day)s") % {
+                "day": formats.date_format(day, "DATE_FORMAT")
+            }
+            continue
+        barred = barred_by(event, entry, at, sanctions[entry.pk])
+        if barred is not None:
+            why[entry.pk] = _("may not play on: %(reason)s") % {"reason": barred.reason}
+            continue
+        unpaid = next(
+            (
+                s
+                for s in sanctions[entry.pk]
+                if s.entry_id == entry.pk and (s.stage, s.round) == (stage, round)
+                and in_force(s, at) and "not-admitted" in effects_of(event.rulebook, s)
+            ),
+            None,
+        )  # fmt: skip
+        if unpaid is not None:
+            why[entry.pk] = _("not admitted to this round: %(reason)s") % {"reason": unpaid.reason}
+    return why

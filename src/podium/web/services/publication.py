@@ -15,6 +15,7 @@ import datetime as dt
 from typing import Any
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
@@ -104,14 +105,27 @@ def _final_refusal(event: Event, stage: Stage, round: int, now: dt.datetime) -> 
         )
     waiting = unverified(event, stage.key, round, now)
     if waiting:
-        names = ", ".join(f"#{r.entry.number}" if r.entry_id else r.item for r in waiting)
         return Refused(
-            _("Final only when every result is verified; not yet: %(numbers)s.")
-            % {"numbers": names},
-            field="state",
-            clause=stage.recording.clause,
+            _waiting_text(event, stage, waiting), field="state", clause=stage.recording.clause
         )
     return None
+
+
+def _waiting_text(event: Event, stage: Stage, waiting: list[Result]) -> str:
+    """Which results wait for a check, what check, and the page where it is made."""
+    names = ", ".join(f"#{r.entry.number}" if r.entry_id else r.item for r in waiting)
+    where = reverse("checks:index", args=[event.slug])
+    if stage.recording.verification == "second-entry":
+        text = _(
+            "Final only when every result is verified; not yet: %(numbers)s. They wait for a "
+            "second entry by another referee, or for their mismatch to be resolved, at %(where)s."
+        )
+    else:
+        text = _(
+            "Final only when every result is verified; not yet: %(numbers)s. They wait for a "
+            "head referee's confirmation, by someone other than who recorded them, at %(where)s."
+        )
+    return text % {"numbers": names, "where": where}
 
 
 def _frozen(event: Event, stage: Stage, round: int, now: dt.datetime) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from podium.web.models import Event, Result, SecondEntry
 from podium.web.selectors.checks import (
     Mismatch,
     awaiting_second_entry,
+    confirm_rows,
     mismatches,
     to_confirm,
     waiting,
@@ -64,6 +65,10 @@ def _columns(event: Event, m: Mismatch) -> list[dict[str, Any]]:
     return rows
 
 
+def _asks_agreement(event: Event, result: Result) -> bool:
+    return event.rulebook.stage(result.stage).recording.competitor_confirms
+
+
 @login_required
 def index(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(request, slug)
@@ -81,7 +86,7 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
             }
             for m in found
         ],
-        "pending": to_confirm(event, unverified),
+        "pending": confirm_rows(event, to_confirm(event, unverified), request.user),
         "awaiting": awaiting_second_entry(event, unverified),
     }
     return render(request, "podium/checks/index.html", context)
@@ -121,16 +126,26 @@ def confirm(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(request, slug)
     ids = [int(i) for i in request.POST.getlist("result") if i.isdigit()]
     done = 0
-    for result in Result.objects.filter(event=event, pk__in=ids).select_related("entry"):
+    unagreed = []
+    chosen = Result.objects.filter(event=event, pk__in=ids).select_related("entry", "agreement")
+    for result in chosen:
+        subject = f"#{result.entry.number}" if result.entry else result.item
         try:
             result_confirm(result=result, by=request.user)
         except Refused as refusal:
-            subject = result.entry or result.item
             messages.error(request, f"{subject}: {refusal_text(refusal)}")
         else:
             done += 1
+            if _asks_agreement(event, result) and not hasattr(result, "agreement"):
+                unagreed.append(subject)
     if done:
         messages.success(request, _("%(n)d results confirmed.") % {"n": done})
+    if unagreed:
+        messages.warning(
+            request,
+            _("Confirmed without the competitor's agreement: %(subjects)s.")
+            % {"subjects": ", ".join(unagreed)},
+        )
     return redirect("checks:index", slug=slug)
 
 

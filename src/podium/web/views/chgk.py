@@ -11,6 +11,9 @@ Vocabulary:
 - first-entry sheet: shows each team's recorded mask; changing one needs a reason.
 - blind entry: the check sheet never shows the first entries; after saving it lists which
   teams match and, for the others, the questions whose marks differ.
+- not playing: a team that withdrew, is barred or was not admitted to the tour
+  (``selectors.discipline.not_playing``): shown under its own heading with the reason and
+  without a field, so the sheet never sends a mask for it and it never blocks the others.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, path, reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -29,6 +33,7 @@ from podium.rules.schema import ChgkTourStage
 from podium.web.forms.chgk import SheetForm, mask_field
 from podium.web.models import Entry, Event, Result, Round
 from podium.web.selectors.clock import stage_clocks
+from podium.web.selectors.discipline import not_playing
 from podium.web.selectors.results import current_results
 from podium.web.selectors.roles import is_staff
 from podium.web.selectors.stages import has_calendar, rounds_of, stage_entries
@@ -61,9 +66,13 @@ def _tour(event: Event, key: str, number: int) -> tuple[ChgkTourStage, Round]:
     return stage, the_round
 
 
-def _entries(event: Event, stage: ChgkTourStage) -> list[Entry]:
-    """The entry list, the scored teams first, then those outside the competition."""
-    return sorted(stage_entries(event, stage), key=lambda e: (not e.scored, e.number))
+def _entries(event: Event, stage: ChgkTourStage, number: int) -> tuple[list[Entry], list[Any]]:
+    """The teams of the sheet — the scored first, then those outside the competition — and
+    those not playing the tour, each with why."""
+    every = sorted(stage_entries(event, stage), key=lambda e: (not e.scored, e.number))
+    why = not_playing(event, stage.key, number, every, timezone.now())
+    out = [{"entry": e, "why": why[e.pk]} for e in every if e.pk in why]
+    return [e for e in every if e.pk not in why], out
 
 
 def _team_of(problem: str) -> int | None:
@@ -91,8 +100,11 @@ def _sheet(
     checked: CheckedSheet | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    entries = _entries(event, stage)
+    entries, out = _entries(event, stage, the_round.number)
     current = {r.entry_id: r for r in current_results(event, stage.key, the_round.number)}
+    for row in out:
+        recorded = current.get(row["entry"].pk)
+        row["recorded"] = recorded.cells.get("mask", "") if recorded and not check else ""
     form = form or SheetForm(entries, current=current, check=check)
     rows: list[dict[str, Any]] = []
     for entry in entries:
@@ -118,6 +130,7 @@ def _sheet(
         "form": form,
         "scored": [r for r in rows if r["entry"].scored],
         "outside": [r for r in rows if not r["entry"].scored],
+        "not_playing": out,
         "grand": sum(r["taken"] for r in rows),
         "recorded_any": any(r["recorded"] for r in rows),
         "problems": problems,
@@ -144,7 +157,7 @@ def _save(request: HttpRequest, slug: str, stage: str, round: int, check: bool) 
     the_stage, the_round = _tour(event, stage, round)
     if request.method != "POST":
         return _sheet(request, event, the_stage, the_round, check=check)
-    entries = _entries(event, the_stage)
+    entries, _out = _entries(event, the_stage, round)
     form = SheetForm(entries, request.POST, check=check)
 
     def again(problems: tuple[str, ...]) -> HttpResponse:

@@ -1,7 +1,7 @@
 // The ChGK keyboard grid. A tour sheet is a plain form with one mask field per team (it works
 // without this script); here each field becomes a row of question cells. Keys: 1 / 0 taken or
 // not, X withdrawn, ? disputed (each moves on), arrows and Tab move, Backspace clears, Enter
-// saves. The team's field always holds its row's marks ("." for a cell left empty), so what
+// saves; a tap cycles a cell through the same marks. The team's field always holds its row's marks ("." for a cell left empty), so what
 // is sent is what the plain form would send; totals per team and per question follow as you type.
 (function () {
   "use strict";
@@ -34,6 +34,7 @@
     head.remove();
     foot.remove();
     table.querySelectorAll("[data-section]").forEach(function (th) { th.colSpan = n + 2; });
+    table.querySelectorAll("[data-rest]").forEach(function (td) { td.colSpan = n + 1; });
 
     table.querySelectorAll("tr[data-row]").forEach(function (tr, r) {
       var holder = tr.querySelector("[data-mask-cell]");
@@ -140,12 +141,14 @@
       event.preventDefault();
     });
 
-    // A tap (or click) cycles the cell: empty → 1 → 0 → empty.
+    // A tap (or click) cycles the cell through every mark the sheet accepts, the usual ones
+    // first: empty → 1 → 0 → X (withdrawn) → ? (disputed) → empty; a phone has no keys.
+    var CYCLE = { "": "1", "1": "0", "0": "X", "X": "?" };
     table.addEventListener("click", function (event) {
       var td = event.target.closest("td[data-r]");
       if (!td) { return; }
       var r = Number(td.dataset.r), q = Number(td.dataset.q);
-      set(r, q, { "": "1", "1": "0" }[td.dataset.mark] || "");
+      set(r, q, CYCLE[td.dataset.mark || ""] || "");
       go(r, q);
     });
 
