@@ -536,3 +536,33 @@ def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
 
     assert json_depth(json.dumps({"a": ["[[[", {"b": '"]]\\'}]}).encode()) == 3
     assert json_depth(b'["a]\\"[", [[1]], "x\\\\"]') == 3
+
+
+@pytest.mark.parametrize(
+    ("team", "said", "code"),
+    [
+        ({**TEAM, "team": {"id": 1, "name": "So\x00vy"}}, "name", "U+0000"),
+        ({**TEAM, "team": {"id": 1, "name": "\u202eSovy"}}, "name", "U+202E"),
+        ({**TEAM, "mask": "1\x000"}, "mask", "U+0000"),
+        (
+            {**TEAM, "teamMembers": [{"player": {"id": 7, "name": "Iv\x00an", "surname": "Ov"}}]},
+            "[0].teamMembers[0].player.name",
+            "U+0000",
+        ),
+    ],
+    ids=["nul-in-name", "override-in-name", "nul-in-mask", "nul-in-player"],
+)
+def test_the_chgk_import_refuses_control_characters_and_stores_nothing(
+    club: Any, team: dict[str, Any], said: str, code: str, bounded: Any
+) -> None:
+    """PostgreSQL cannot store a NUL in text or JSON: a clear refusal, never a 500."""
+    client = signed_in(club.roles.get(role="organizer").user)
+    before = counts()
+    data = json.dumps([team]).encode()
+    assert bounded(lambda: chgk(client, club, data)).status_code == 302
+    response = chgk(client, club, data)  # measured twice above: each upload replaces the last
+    preview = client.get(response["Location"])
+    assert f"{said}: The character {code} (at position" in preview.content.decode()
+    refused = client.post(response["Location"])
+    assert refused.status_code in (200, 400)
+    assert counts() == before

@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 
 from podium.web import limits
 from podium.web.imports.files import MAX_BYTES, FileRefused, too_large
+from podium.web.text import text_problem
 
 CAPTAIN, BASE = "К", "Б"
 # Bounds of the numbers a file gives: more questions or teams than any tour has is a damaged
@@ -111,6 +112,15 @@ def _text(value: Any) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
+def _typed(problems: list[str], **fields: str | None) -> None:
+    """A problem of the team for each text holding what nobody types (a NUL cannot even be
+    stored), named by the file's field."""
+    for name, value in fields.items():
+        found = text_problem(value) if value else None
+        if found:
+            problems.append(f"{name}: {found}")
+
+
 def _shape(value: Any, expected: type, path: str) -> Any:
     """``value`` when it is absent (null) or of the ``expected`` JSON type; else the file is
     refused, naming the field as the file has it (``[3].teamMembers``)."""
@@ -163,6 +173,12 @@ def _rating_team(index: int, item: Any) -> RatingTeam:
             members.append(
                 RatingMember(_text(player.get("name")), _text(player.get("surname")), flag)
             )
+            _typed(
+                problems,
+                **{f"{where}.player.name": members[-1].first_name},
+                **{f"{where}.player.surname": members[-1].last_name},
+            )
+    _typed(problems, name=name, mask=mask)
     return RatingTeam(
         index=index,
         name=name,
@@ -185,6 +201,7 @@ def _venue_team(index: int, item: Any) -> RatingTeam:
     mask = item.get("mask") if isinstance(item.get("mask"), str) else None
     if mask is None:
         problems.append(_("the team has no mask"))
+    _typed(problems, name=name, mask=mask)
     taken = item.get("taken") if isinstance(item.get("taken"), int) else None
     written = item.get("controversial_answers_in_cells") or ()
     return RatingTeam(
