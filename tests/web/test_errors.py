@@ -25,6 +25,18 @@ def test_a_missing_page_is_podiums_own_in_the_visitors_language(db: None) -> Non
     assert "Stránka nenalezena" in czech.content.decode()
 
 
+def test_an_address_that_matches_nothing_answers_in_the_chosen_language(db: None) -> None:
+    """No view matched, so the language middleware never chose: the 404 page does."""
+    russian = Client(headers={"accept-language": "ru-RU,ru;q=0.9"}).get("/no/such/page/")
+    assert russian.status_code == 404
+    assert 'lang="ru"' in russian.content.decode()
+    assert "Страница не найдена" in russian.content.decode()
+    chosen = Client(headers={"accept-language": "ru"})
+    chosen.cookies["django_language"] = "it"
+    assert "Pagina non trovata" in chosen.get("/no/such/page/").content.decode()
+    assert "<h1>Page not found</h1>" in Client().get("/no/such/page/").content.decode()
+
+
 @pytest.fixture
 def failing_home(monkeypatch: pytest.MonkeyPatch) -> Any:
     def fail_with(error: Exception) -> None:

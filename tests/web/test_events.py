@@ -264,3 +264,14 @@ def test_appointing_an_unknown_user_shows_the_error(make_user: Any, make_event: 
     assert response.status_code == 200
     assert "No such user." in response.content.decode()
     assert EventRole.objects.count() == 1
+
+
+def test_the_new_event_page_names_the_presets_by_their_titles(make_user: Any) -> None:
+    client = Client()
+    client.force_login(make_user("newcomer"))
+    czech = client.get("/cs/organize/new/").content.decode()
+    assert (
+        '<option value="cba-qualifier">Dodatkový kvalifikační turnaj ČBA (cba-qualifier)' in czech
+    )
+    english = client.get("/organize/new/").content.decode()
+    assert '<option value="cz-jigsaw">Czech Jigsaw Puzzle Championship (cz-jigsaw)' in english

@@ -20,8 +20,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from podium.rules.loader import MAX_BYTES as RULEBOOK_MAX_BYTES
-from podium.rules.loader import PRESETS
+from podium.rules.loader import PRESETS, preset_text
 from podium.web.models import CheckIn, Event, EventRole, Payment, Squad
+from podium.web.models.events import parsed_rulebook
 from podium.web.selectors.texts import rt
 from podium.web.text import TextForm, limit
 
@@ -49,6 +50,15 @@ class EventForm(TextForm):
     )
     venue = forms.CharField(label=_("Venue"), max_length=limit(Event, "venue"), required=False)
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Each preset by its title in the reader's language, its key beside it for the README.
+        titled = [
+            (name, f"{rt(parsed_rulebook(preset_text(name), f'preset:{name}').title)} ({name})")
+            for name in PRESETS
+        ]
+        self.fields["preset"].choices = [("", _("— upload my own —")), *titled]
 
     def clean_timezone(self) -> str:
         zone: str = self.cleaned_data["timezone"].strip()

@@ -16,7 +16,10 @@ from typing import Any
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import gettext as _
+
+from podium.web.languages import chosen_language, speak
 
 RETRY_S = 30
 
@@ -42,6 +45,10 @@ def forbidden(request: HttpRequest, exception: Any = None) -> HttpResponse:
 
 
 def not_found(request: HttpRequest, exception: Any = None) -> HttpResponse:
+    # An address that matched no view never reached the language middleware's choice.
+    unprefixed = translation.get_language_from_path(request.path_info) is None
+    if unprefixed and (chosen := chosen_language(request)) is not None:
+        speak(request, chosen)
     return page(404, _("Page not found"), _("There is no page at this address."))
 
 
