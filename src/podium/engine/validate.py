@@ -30,7 +30,7 @@ FORMAT_CRITERIA: dict[str, frozenset[str]] = {
 def check_rulebook(rulebook: Rulebook) -> list[Problem]:
     problems: list[Problem] = []
     for i, stage in enumerate(rulebook.stages):
-        kind = stage.format
+        kind: str = stage.format
         if isinstance(stage, TeamSolveStage) and stage.unfinished.method == "pieces-summed":
             kind = "team-solve/pieces-summed"
         allowed = FORMAT_CRITERIA[kind]

@@ -314,7 +314,7 @@ def _summed_team_scorer(stage: TeamSolveStage) -> ScoreRow:
             # The finished puzzles' pieces are part of the sum: it cannot be less than the
             # smallest puzzles that many finished puzzles could be.
             least = sum(sorted(stage.puzzles)[:done]) if done else 0
-            if pieces is not None and pieces < least:
+            if done and pieces is not None and pieces < least:
                 problems.add(
                     reader.where(row, "pieces"),
                     _(
