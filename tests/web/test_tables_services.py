@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
+from podium.web.forms.results import ResultForm
 from podium.web.models import Result, TableStep
 from podium.web.selectors.results import current_results, standings_as_of
 from podium.web.selectors.tables import table_of
@@ -189,6 +190,9 @@ def test_a_pieces_summed_stage_records_the_pieces_on_all_puzzles(
         idempotency_key="h", now=at(11, 30),
     )  # fmt: skip
     assert kosi_result.cells == {"done": "1", "time": "0:50:00", "pieces": "1420", "missing": ""}
+    # The result form asks the referee for the same sum.
+    form = ResultForm(event.rulebook.stage(TEAM))
+    assert str(form.fields["pieces"].label) == "Pieces on all puzzles (not finished)"
     rows = standings_as_of(event, TEAM, at=at(11, 31)).tables[0].rows
     assert [(r.entry.name, r.rank, r.entry.score_text) for r in rows] == [
         ("Hory", 1, "1/2 + 1480 pcs"),
