@@ -106,3 +106,19 @@ def test_the_cells_rank_in_the_team_stage() -> None:
         ("T3", 3, "1/2 + 640 pcs"),
         ("T4", 4, "1/2 + 300 pcs"),
     ]
+
+
+def test_pieces_summed_add_the_finished_puzzles_less_their_missing_pieces() -> None:
+    # A WJPC-style stage sums the pieces over all puzzles: the 500 finished with 2 missing
+    # (498 placed) plus 640 counted on the 1000 in progress make 1138.
+    table = replay(
+        PUZZLES, [Step("start", 1), Step("finish", at_ms=55 * MIN, missing=2), Step("start", 0)]
+    )
+    assert table.cells(pieces=640, summed=True) == {
+        "done": "1",
+        "time": "0:55:00",
+        "pieces": "1138",
+        "missing": "",
+    }
+    # Without a finished puzzle the sum is the puzzle in progress alone.
+    assert replay(PUZZLES, [Step("start", 0)]).cells(pieces=640, summed=True)["pieces"] == "640"

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
+from podium.web.forms.results import ResultForm
 from podium.web.models import Result, TableStep
 from podium.web.selectors.results import current_results, standings_as_of
 from podium.web.selectors.tables import table_of
@@ -144,3 +145,56 @@ def test_steps_are_refused_for_whom_is_not_at_a_team_table(
         )  # fmt: skip
     assert not Result.objects.exists()
     assert not TableStep.objects.exists()
+
+
+def test_a_pieces_summed_stage_records_the_pieces_on_all_puzzles(
+    make_event: Any, staff: Any, add_entry: Any
+) -> None:
+    # The same teams' table under the WJPC team rule (unfinished: pieces-summed): Kosi finished
+    # the 1000 and has 420 on the 500, so 1420 pieces are recorded and ranked, not 420.
+    from podium.rules.loader import preset_text
+
+    text = (
+        preset_text("cz-jigsaw")
+        .replace(
+            "    puzzles: [1000, 500]\n",
+            "    puzzles: [1000, 500]\n    unfinished: {method: pieces-summed}\n",
+        )
+        .replace("        - key: puzzles-done\n", "        - key: finished\n")
+    )
+    event = make_event("cz-jigsaw")
+    event.rulebook_text = text
+    event.save(update_fields=["rulebook_text"])
+    event.refresh_from_db()
+    people = staff(event, organizer="olga", referee="rudolf")
+    kosi = add_entry(event, 2, "Kosi", country="CZ/CZ/CZ/CZ", category="teams")
+    hory = add_entry(event, 3, "Hory", country="CZ/CZ/CZ", category="teams")
+    round_start(event=event, stage=TEAM, by=people["organizer"], now=at(9, 0))
+    keys = iter(range(100))
+    for entry, finished_at in ((kosi, at(9, 50)), (hory, at(10, 30))):
+        for kind, when, more in (
+            ("start", at(9, 0), {"puzzle": 0}),
+            ("finish", finished_at, {"missing": 0}),
+            ("start", finished_at, {"puzzle": 1}),
+        ):
+            table_step(
+                event=event, stage=TEAM, entry=entry, kind=kind, by=people["referee"],
+                idempotency_key=f"s{next(keys)}", now=when, **more,
+            )  # fmt: skip
+    kosi_result = table_pieces(
+        event=event, stage=TEAM, entry=kosi, by=people["referee"], pieces=420,
+        idempotency_key="k", now=at(11, 30),
+    )  # fmt: skip
+    table_pieces(
+        event=event, stage=TEAM, entry=hory, by=people["referee"], pieces=480,
+        idempotency_key="h", now=at(11, 30),
+    )  # fmt: skip
+    assert kosi_result.cells == {"done": "1", "time": "0:50:00", "pieces": "1420", "missing": ""}
+    # The result form asks the referee for the same sum.
+    form = ResultForm(event.rulebook.stage(TEAM))
+    assert str(form.fields["pieces"].label) == "Pieces on all puzzles (not finished)"
+    rows = standings_as_of(event, TEAM, at=at(11, 31)).tables[0].rows
+    assert [(r.entry.name, r.rank, r.entry.score_text) for r in rows] == [
+        ("Hory", 1, "1/2 + 1480 pcs"),
+        ("Kosi", 2, "1/2 + 1420 pcs"),
+    ]

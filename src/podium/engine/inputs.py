@@ -32,6 +32,9 @@ YES_NO = {
 _GENDERS = {"m": "M", "f": "F"}
 _COUNTRY = re.compile(r"^[A-Z]{2}$")
 _SIGNED = re.compile(r"[+-]?\d+")
+# More digits than any count holds; Python refuses int() of over 4,300 digits with a ValueError,
+# so longer ones are named as the cell's problem before conversion.
+_MOST_DIGITS = 30
 COUNT = _("count")
 
 
@@ -87,7 +90,7 @@ class Reader:
     ) -> int | None:
         plain = row.cells.get(column)
         # Nearly every count is plain digits within bounds: taken without stripping or matching.
-        if plain and plain.isascii() and plain.isdigit():
+        if plain and plain.isascii() and plain.isdigit() and len(plain) <= _MOST_DIGITS:
             value = int(plain)
             if maximum is None or value <= maximum:
                 return value
@@ -97,6 +100,12 @@ class Reader:
         if not (text.isascii() and text.isdigit()) and not _SIGNED.fullmatch(text):
             self.problems.add(
                 self.where(row, column), _("'%(text)s' is not a whole number", text=text)
+            )
+            return None
+        if len(text) > _MOST_DIGITS:
+            self.problems.add(
+                self.where(row, column),
+                _("%(n)s digits are too many for a %(what)s", n=len(text), what=what),
             )
             return None
         value = int(text)

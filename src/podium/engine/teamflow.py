@@ -10,7 +10,8 @@ Vocabulary:
   taken apart completely and put back in its box, and the referee confirms that it was.
 - step: one of start, finish or switch, as the referee records them in order.
 - cells: the team's result as the ``team-solve`` format reads it: ``done``, ``time`` (when the
-  last finished puzzle was done), ``pieces`` (counted on the puzzle in progress at the limit) and
+  last finished puzzle was done), ``pieces`` (counted on the puzzle in progress at the limit, or
+  on all puzzles together where the stage sums them) and
   ``missing`` (all puzzles' missing pieces, once every puzzle is done).
 """
 
@@ -125,8 +126,12 @@ class TeamTable:
         done = Finished(self.on_table, step.at_ms, step.missing)
         return replace(self, finished=(*self.finished, done), on_table=None)
 
-    def cells(self, pieces: int | None = None) -> dict[str, str]:
-        """The team's result so far; ``pieces`` counted on the puzzle in progress, if any."""
+    def cells(self, pieces: int | None = None, *, summed: bool = False) -> dict[str, str]:
+        """The team's result so far; ``pieces`` counted on the puzzle in progress, if any.
+
+        ``summed``: the stage measures an unfinished team by the pieces on all its puzzles
+        together, so the finished puzzles' pieces (less any missing) are added to the count.
+        """
         if pieces is not None:
             if self.on_table is None:
                 raise FlowError(_("no puzzle is in progress: there are no pieces to count"))
@@ -138,6 +143,8 @@ class TeamTable:
                 )  # fmt: skip
         last = self.finished[-1].at_ms if self.finished else None
         missing = sum(f.missing for f in self.finished)
+        if summed and pieces is not None:
+            pieces += sum(self.puzzles[f.puzzle] - f.missing for f in self.finished)
         return {
             "done": str(self.done),
             "time": format_clock(last) if last is not None else "",

@@ -10,11 +10,13 @@ from podium.engine import criteria as _criteria  # noqa: F401  (registers the cr
 from podium.engine.errors import Problem
 from podium.engine.messages import _
 from podium.engine.ranking import REGISTRY
-from podium.rules.schema import Rulebook
+from podium.rules.schema import Rulebook, TeamSolveStage
 
 FORMAT_CRITERIA: dict[str, frozenset[str]] = {
     "timed-solve": frozenset({"finished", "time", "pieces"}),
     "team-solve": frozenset({"puzzles-done", "time", "pieces"}),
+    # A team stage whose unfinished teams are measured by the pieces summed over all puzzles.
+    "team-solve/pieces-summed": frozenset({"finished", "time", "pieces"}),
     "games": frozenset(
         {"total", "high-game", "low-game", "high-game-2", "low-game-2", "high-game-3", "low-game-3"}
     ),
@@ -28,7 +30,10 @@ FORMAT_CRITERIA: dict[str, frozenset[str]] = {
 def check_rulebook(rulebook: Rulebook) -> list[Problem]:
     problems: list[Problem] = []
     for i, stage in enumerate(rulebook.stages):
-        allowed = FORMAT_CRITERIA[stage.format]
+        kind: str = stage.format
+        if isinstance(stage, TeamSolveStage) and stage.unfinished.method == "pieces-summed":
+            kind = "team-solve/pieces-summed"
+        allowed = FORMAT_CRITERIA[kind]
         for j, ref in enumerate(stage.ranking.criteria):
             where = f"stages[{i}].ranking.criteria[{j}]"
             if ref.key not in REGISTRY:
@@ -44,7 +49,7 @@ def check_rulebook(rulebook: Rulebook) -> list[Problem]:
                             "criterion '%(key)s' does not apply to format '%(format)s' "
                             "(it takes: %(fits)s)",
                             key=ref.key,
-                            format=stage.format,
+                            format=kind.replace("/", " with unfinished: "),
                             fits=fits,
                         ),
                     )

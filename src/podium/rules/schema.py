@@ -379,6 +379,20 @@ class TimedSolveStage(StageBase):
     compensation: Rule | None = None
 
 
+class TeamUnfinished(Rule):
+    """How a team that did not finish every puzzle is measured.
+
+    ``puzzles-done``: the row gives how many puzzles were finished (``done``) and the pieces
+    counted on the puzzle in progress (at most the biggest puzzle); rank with ``puzzles-done``
+    before ``pieces``. ``pieces-summed``: the row gives the pieces placed on all puzzles together
+    (at most the puzzles' pieces added up), finished ones included; ``done`` may be left out,
+    and ``finished`` ranks the teams that finished every puzzle first. Either way the time of a
+    team that did not finish every puzzle is read by no criterion, so it may be left blank.
+    """
+
+    method: Literal["puzzles-done", "pieces-summed"] = "puzzles-done"
+
+
 class TeamSolveStage(StageBase):
     """Several puzzles in an order the team chooses, one in progress at a time."""
 
@@ -388,6 +402,7 @@ class TeamSolveStage(StageBase):
     missing_piece_penalty_s: Annotated[int, Field(ge=0)] = 0
     penalty_clause: str | None = None
     piece_counting: PieceCounting = PieceCounting()
+    unfinished: TeamUnfinished = TeamUnfinished()
 
 
 class GamesStage(StageBase):

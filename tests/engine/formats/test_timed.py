@@ -420,10 +420,6 @@ def test_team_ranking_puzzles_done_then_time_or_pieces() -> None:
             {"done": "2", "time": "2:00:00", "pieces": "100"},
             "row 2, column pieces: every puzzle is finished, so there are no pieces to count",
         ),
-        (
-            {"done": "1", "pieces": "100"},
-            "row 2, column time: a finished puzzle needs the time it was done",
-        ),
         ({"done": "2"}, "row 2, column time: a finished puzzle needs the time it was done"),
         ({"pieces": "100"}, "row 2, column done: how many puzzles were finished (0–2)"),
         (
@@ -444,6 +440,21 @@ def test_team_bad_input(cells: dict[str, str], expected: str) -> None:
     with pytest.raises(InputError) as caught:
         team({"id": "t", **cells})
     assert problems(caught) == [expected]
+
+
+def test_team_with_one_puzzle_done_needs_no_time_since_no_criterion_reads_it() -> None:
+    # The preset's old refusal ("a finished puzzle needs the time it was done") asked for a
+    # time that ranks nothing: an unfinished team is ranked by its pieces.
+    table = only_table(
+        team(
+            {"id": "no-time", "done": "1", "pieces": "700"},
+            {"id": "with-time", "done": "1", "time": "1:05:00", "pieces": "650"},
+        )
+    )
+    assert placing(table) == [
+        ("no-time", 1, 1, "1/2 + 700 pcs"),
+        ("with-time", 2, 2, "1/2 + 650 pcs"),
+    ]
 
 
 def test_team_needs_the_done_column() -> None:

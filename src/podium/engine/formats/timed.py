@@ -10,8 +10,12 @@ Vocabulary:
 - compensation: time lost through no fault of the competitor (a faulty puzzle replaced), taken
   off the recorded time where the rulebook allows it (``compensation`` with its
   ``compensation_reason``); penalties are added to the compensated time.
-- puzzles done: for a team stage, how many of its puzzles were finished; ``time`` is then when
-  the last finished puzzle was done, and ``pieces`` are counted on the puzzle in progress.
+- puzzles done: for a team stage, how many of its puzzles were finished; ``time`` is when the
+  last puzzle was done, and ``pieces`` are counted on the puzzle in progress.
+- pieces summed: the other way a team stage may measure an unfinished team (the WJPC team
+  event): the pieces placed on all its puzzles together, finished ones included.
+- unfinished team: one that did not finish every puzzle; no criterion reads its time, so the
+  time of a non-final puzzle is optional (checked against the limit when given).
 """
 
 from __future__ import annotations
@@ -38,8 +42,9 @@ def tables(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> list[Tab
     if isinstance(stage, TimedSolveStage):
         return single_result_tables(rulebook, stage, rows, ["time"], _solo_scorer(stage))
     if isinstance(stage, TeamSolveStage):
-        required = ["done"]
-        return single_result_tables(rulebook, stage, rows, required, _team_scorer(stage))
+        if stage.unfinished.method == "pieces-summed":
+            return single_result_tables(rulebook, stage, rows, [], _summed_team_scorer(stage))
+        return single_result_tables(rulebook, stage, rows, ["done"], _team_scorer(stage))
     raise TypeError(f"not a timed stage: {stage.format}")
 
 
@@ -213,7 +218,9 @@ def _team_scorer(stage: TeamSolveStage) -> ScoreRow:
         if done is None and not reader.text(row, "done"):
             asked = _("how many puzzles were finished (0–%(n)s)", n=n)
             problems.add(reader.where(row, "done"), asked)
-        if done and millis is None and not reader.text(row, "time"):
+        # Only a team that finished every puzzle is ranked by time (an unfinished one by its
+        # pieces), so the time of a non-final puzzle is optional.
+        if done == n and millis is None and not reader.text(row, "time"):
             problems.add(
                 reader.where(row, "time"), _("a finished puzzle needs the time it was done")
             )
@@ -237,7 +244,7 @@ def _team_scorer(stage: TeamSolveStage) -> ScoreRow:
             return None
         notes: list[Reason] = []
         interpretation = Reason(
-            stage.ranking.clause,
+            stage.unfinished.clause or stage.ranking.clause,
             _(
                 "Team ranking (our interpretation): puzzles finished, then the time of the last "
                 "one if all %(n)s are done, else the pieces counted on the unfinished one",
@@ -257,5 +264,78 @@ def _team_scorer(stage: TeamSolveStage) -> ScoreRow:
         notes.append(_counting_note(stage, pieces))
         score = Joined((f"{done}/{n} +", _("%(n)s pcs", n=pieces)), " ")
         return Scored({"done": done, "time_ms": None, "pieces": pieces}, score, tuple(notes))
+
+    return score
+
+
+def _summed_team_scorer(stage: TeamSolveStage) -> ScoreRow:
+    """A team stage under ``unfinished: {method: pieces-summed}`` (the WJPC team event)."""
+    n = len(stage.puzzles)
+    total_pieces = sum(stage.puzzles)
+    rule = Reason(
+        stage.unfinished.clause or stage.ranking.clause,
+        _(
+            "Team ranking: teams that finished all %(n)s puzzles by time, the others by the "
+            "pieces placed on all %(n)s puzzles together (at most %(total)s)",
+            n=n,
+            total=total_pieces,
+        ),
+    )
+
+    def score(row: RawRow, reader: Reader, competitor: Competitor | None) -> Scored | None:
+        problems = reader.problems
+        before = len(problems)
+        done = reader.count(row, "done", maximum=n, what=_("number of puzzles"))
+        millis = _time(row, reader, stage.time_limit_min)
+        pieces = reader.count(row, "pieces", maximum=total_pieces, what=_("number of pieces"))
+        missing = reader.count(row, "missing", maximum=total_pieces, what=_("number of pieces"))
+        # Without ``done`` a time means every puzzle was finished; with it, ``done`` decides.
+        finished = done == n if done is not None else bool(reader.text(row, "time"))
+        if finished and millis is None and not reader.text(row, "time"):
+            problems.add(
+                reader.where(row, "time"), _("a finished puzzle needs the time it was done")
+            )
+        if finished and pieces:
+            problems.add(
+                reader.where(row, "pieces"),
+                _("every puzzle is finished, so there are no pieces to count"),
+            )
+        if not finished:
+            if pieces is None and not reader.text(row, "pieces"):
+                problems.add(
+                    reader.where(row, "pieces"),
+                    _("an unfinished team needs the pieces placed on all %(n)s puzzles", n=n),
+                )
+            if missing:
+                problems.add(
+                    reader.where(row, "missing"),
+                    _("missing pieces count only when all %(n)s puzzles are finished", n=n),
+                )
+            # The finished puzzles' pieces are part of the sum: it cannot be less than the
+            # smallest puzzles that many finished puzzles could be.
+            least = sum(sorted(stage.puzzles)[:done]) if done else 0
+            if done and pieces is not None and pieces < least:
+                problems.add(
+                    reader.where(row, "pieces"),
+                    _(
+                        "%(pieces)s pieces is less than the %(least)s of the %(done)s finished "
+                        "puzzles (the pieces are summed over all puzzles)",
+                        pieces=pieces,
+                        least=least,
+                        done=done,
+                    ),
+                )
+        if len(problems) > before:
+            return None
+        if finished:
+            assert millis is not None
+            total, text, penalty = _penalty(millis, missing or 0, stage)
+            metrics = {"finished": 1, "time_ms": total, "pieces": None}
+            return Scored(metrics, Joined((f"{n}/{n}", text), " "), (rule, *penalty))
+        assert pieces is not None
+        note = _counting_note(stage, pieces)
+        counted = _("%(n)s pcs", n=pieces)
+        score = Joined((f"{done}/{n} +", counted), " ") if done is not None else counted
+        return Scored({"finished": 0, "time_ms": None, "pieces": pieces}, score, (rule, note))
 
     return score

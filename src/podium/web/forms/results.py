@@ -39,6 +39,9 @@ def _format_field(stage: Stage, column: str) -> forms.CharField:
     if column == "missing":
         return _text(_("Missing pieces"), _("+10 s each"), inputmode="numeric")
     if column == "pieces":
+        if getattr(getattr(stage, "unfinished", None), "method", None) == "pieces-summed":
+            # The WJPC team rule: the referee gives the pieces on every puzzle together.
+            return _text(_("Pieces on all puzzles (not finished)"), inputmode="numeric")
         return _text(_("Pieces (not finished)"), inputmode="numeric")
     if column == "done":
         return _text(_("Puzzles finished"), inputmode="numeric")

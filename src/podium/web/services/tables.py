@@ -185,7 +185,7 @@ def table_pieces(
                 % {"number": entry.number}
             )
         try:
-            cells = table.cells(pieces)
+            cells = table.cells(pieces, summed=the_stage.unfinished.method == "pieces-summed")
         except FlowError as exc:
             raise Refused(
                 _("#%(number)d: %(problem)s")
