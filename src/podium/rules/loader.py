@@ -324,6 +324,24 @@ def _locate(root: yaml.Node | None, loc: Sequence[str | int]) -> tuple[int | Non
 TAG_KEYS = ("format", "kind")
 
 
+_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def line_of(text: str, path: str) -> int | None:
+    """The line of setting ``path`` (``stages[0].ranking.criteria[1]``) in a rulebook's text
+    that loaded: a problem the engine finds after loading is shown beside it too."""
+    loader = RulebookLoader(text)
+    try:
+        root = loader.get_single_node()
+    except (LimitError, yaml.YAMLError):
+        return None
+    finally:
+        loader.dispose()
+    loc = [int(m[2]) if m[2] else m[1] for m in _PATH_PART.finditer(path)]
+    line, _path = _locate(root, loc)
+    return line
+
+
 def _is_tag(node: yaml.Node | None, part: str | int) -> bool:
     if not isinstance(node, yaml.MappingNode):
         return False
