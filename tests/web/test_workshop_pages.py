@@ -99,6 +99,11 @@ def test_a_schema_problem_is_shown_beside_its_line_and_a_fixed_one_is_valid(
     assert "stages[0].pieces" in text
     fixed = client.post(url, {"rulebook_text": SMALL.format(pieces=500, second="time")})
     assert "The rulebook demo is valid: 1 stage." in fixed.content.decode()
+    # The stage list of the dry run follows the rulebook as typed (an out-of-band swap).
+    assert '<select name="workshop_stage" id="workshop-stage" hx-swap-oob="true">' in (
+        fixed.content.decode()
+    )
+    assert '<option value="final">Final</option>' in fixed.content.decode()
 
 
 def test_the_preview_reports_what_the_rules_decided_and_shows_a_table(
