@@ -152,3 +152,17 @@ def test_bounds_and_strangers(draft: tuple[Event, Client], make_user: Any, bound
     stranger = Client()
     stranger.force_login(make_user("mallory"))
     assert stranger.post(url, {"rulebook_text": ""}).status_code == 404
+
+
+def test_the_report_reads_in_the_visitors_language(draft: tuple[Event, Client]) -> None:
+    event, client = draft
+    client.cookies["django_language"] = "it"
+    url = f"/organize/{event.slug}/workshop/preview/"
+    html = client.post(url, {"workshop_stage": "pairs", "workshop_seed": "4"}).content.decode()
+    assert "Puzzle Party: 5 prove con 50 concorrenti inventati, seme 4" in html
+    assert "Rifiutato all&#x27;iscrizione:" in html
+    assert "Anteprima della classifica su risultati inventati" in html
+    broken = SMALL.format(pieces=500, second="tmie")
+    check = client.post(f"/organize/{event.slug}/workshop/check/", {"rulebook_text": broken})
+    assert "1 problema nel regolamento" in check.content.decode()
+    assert "riga 18" in check.content.decode()

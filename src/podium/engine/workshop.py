@@ -46,6 +46,7 @@ Kind = Literal[
     "outside", "absent", "tie-break", "extra-questions",
 ]  # fmt: skip
 DEFAULT_ENTRANTS = 60
+CLAUSE = _("clause")  # the label before a finding's clause in the text report
 DEFAULT_TEAMS = 16  # a club's league: every team meets every other
 DEFAULT_RUNS = 10
 MAX_ENTRANTS = 1000
@@ -549,5 +550,5 @@ def describe(report: Report, render: Callable[[Message], str] = str) -> list[str
                            runs=f.runs, all=report.runs)  # fmt: skip
         lines.append(f"- {render(f.message)} — {render(counted)}")
         if f.clause:
-            lines.append(f"  {render(_('clause'))}: {' '.join(f.clause.split())}")
+            lines.append(f"  {render(CLAUSE)}: {' '.join(f.clause.split())}")
     return lines
