@@ -153,3 +153,13 @@ def test_the_largest_simulation_stays_bounded() -> None:
     started = time.perf_counter()
     workshop.simulate(rulebook, "individual-qualification", entrants=workshop.MAX_ENTRANTS, runs=20)
     assert time.perf_counter() - started < 10.0
+
+
+def test_a_league_and_a_superfinal_take_only_as_many_as_can_play() -> None:
+    rulebook = loader.load("deti-kolomny")
+    league = workshop.simulate(rulebook, "brainball", entrants=50, seed=2, runs=1)
+    assert league.entrants == 20
+    assert len(league.preview.tables[0].rows) == 20
+    final = workshop.simulate(rulebook, "superfinal", seed=2, runs=1)
+    assert final.entrants == 2
+    assert len(final.preview.tables[0].rows) == 2

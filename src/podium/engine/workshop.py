@@ -49,6 +49,7 @@ DEFAULT_ENTRANTS = 60
 CLAUSE = _("clause")  # the label before a finding's clause in the text report
 DEFAULT_TEAMS = 16  # a club's league: every team meets every other
 DEFAULT_RUNS = 10
+FIELD_MAX = {"head-to-head": 20, "superfinal": 2}
 MAX_ENTRANTS = 1000
 MAX_RUNS = 200
 FOREIGN = ("SK", "PL", "DE", "AT", "IT", "HU")
@@ -124,6 +125,8 @@ def simulate(
         raise ValueError(f"entrants must be 2–{MAX_ENTRANTS}")
     if not 1 <= runs <= MAX_RUNS:
         raise ValueError(f"runs must be 1–{MAX_RUNS}")
+    # Only so many can play: a league plays every pair (a club's size), a superfinal two teams.
+    entrants = min(entrants, FIELD_MAX.get(stage.format, entrants))
     rng = random.Random(seed)
     tally = _Tally()
     preview: Standings | None = None
@@ -141,13 +144,12 @@ def simulate(
 
 def default_entrants(rulebook: Rulebook, stage: Stage) -> int:
     """The cap of the stage's category or of the registration, else ``DEFAULT_TEAMS`` for
-    teams and ``DEFAULT_ENTRANTS`` for the rest."""
+    teams and ``DEFAULT_ENTRANTS`` for the rest; never more than the format lets play."""
     category = rulebook.category(stage.category) if stage.category else None
     caps = [c for c in (rulebook.registration.cap, category.cap if category else None) if c]
-    if caps:
-        return min(caps)
     teams = category is not None and category.entrants.kind == "team"
-    return DEFAULT_TEAMS if teams else DEFAULT_ENTRANTS
+    planned = min(caps) if caps else DEFAULT_TEAMS if teams else DEFAULT_ENTRANTS
+    return min(planned, FIELD_MAX.get(stage.format, planned))
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,7 +353,7 @@ def _league(rulebook: Rulebook, stage: Stage, field: list[_Entrant], rng: random
     match = getattr(stage, "match", None)
     questions = match.questions if match else 6
     rounds = getattr(stage, "rounds", 1)
-    teams = field[:16]  # a league plays every pair: kept to a club's size
+    teams = field
     out: Cells = []
     for r in range(1, rounds + 1):
         for i, a in enumerate(teams):
