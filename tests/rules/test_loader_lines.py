@@ -1,4 +1,4 @@
-"""``loader.line_of``: the line of a setting named by its path, for problems found after loading
+"""``loader.lines_of``: the line of a setting named by its path, for problems found after loading
 (the engine's) to be shown beside their line like the loader's own."""
 
 from __future__ import annotations
@@ -20,17 +20,14 @@ stages:
 
 
 def test_a_path_names_the_line_of_its_setting() -> None:
-    assert loader.line_of(TEXT, "stages[0].ranking.criteria[1]") == 5  # a flow list: its line
-    assert loader.line_of(TEXT, "stages[1].ranking.criteria[1]") == 10
-    assert loader.line_of(TEXT, "stages[1]") == 6
-    assert loader.line_of(TEXT, "key") == 1
+    paths = ["stages[0].ranking.criteria[1]", "stages[1].ranking.criteria[1]", "stages[1]", "key"]
+    assert loader.lines_of(TEXT, paths) == [5, 10, 6, 1]  # a flow list: the list's line
 
 
 def test_a_path_not_in_the_text_stops_at_the_deepest_setting_found() -> None:
-    assert loader.line_of(TEXT, "stages[1].ranking.playoff") == 7
-    assert loader.line_of(TEXT, "stages[9]") == 2
+    assert loader.lines_of(TEXT, ["stages[1].ranking.playoff", "stages[9]"]) == [7, 2]
 
 
 def test_text_that_does_not_load_has_no_line() -> None:
-    assert loader.line_of("a: [", "a") is None
-    assert loader.line_of("a: " + "[" * 100 + "]" * 100, "a") is None  # deeper than allowed
+    assert loader.lines_of("a: [", ["a"]) == [None]
+    assert loader.lines_of("a: " + "[" * 100 + "]" * 100, ["a", "b"]) == [None, None]

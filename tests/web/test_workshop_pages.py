@@ -166,3 +166,22 @@ def test_the_report_reads_in_the_visitors_language(draft: tuple[Event, Client]) 
     check = client.post(f"/organize/{event.slug}/workshop/check/", {"rulebook_text": broken})
     assert "1 problema nel regolamento" in check.content.decode()
     assert "riga 18" in check.content.decode()
+
+
+def test_a_rulebook_with_hundreds_of_engine_problems_is_answered_in_bounded_time(
+    draft: tuple[Event, Client], bounded: Any
+) -> None:
+    event, client = draft
+    stage = SMALL[SMALL.index("  - key: final") :]
+    stage = stage.replace("[finished, {second}, pieces]", "[tmie, tmoe, tmue]")
+    head = SMALL[: SMALL.index("  - key: final")]
+    stages = "".join(stage.replace("key: final", f"key: s{i}") for i in range(400))
+    text = head + stages.format(pieces=500)
+    assert len(text.encode()) < 256 * 1024
+    url = f"/organize/{event.slug}/workshop/check/"
+    answer = bounded(lambda: client.post(url, {"rulebook_text": text}))
+    html = answer.content.decode()
+    assert "<strong>Problems in the rulebook</strong>" in html  # as many as the loader lists
+    assert html.count('class="line-problem"') == 52
+    assert "and 1149 more problems not listed" in html
+    assert 'data-line="18"' in html

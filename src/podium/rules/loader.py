@@ -327,19 +327,22 @@ TAG_KEYS = ("format", "kind")
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
-def line_of(text: str, path: str) -> int | None:
-    """The line of setting ``path`` (``stages[0].ranking.criteria[1]``) in a rulebook's text
-    that loaded: a problem the engine finds after loading is shown beside it too."""
+def lines_of(text: str, paths: Sequence[str]) -> list[int | None]:
+    """The line of each setting named by its path (``stages[0].ranking.criteria[1]``) in a
+    rulebook's text that loaded, the text read once for all of them: a problem the engine finds
+    after loading is shown beside its line too."""
     loader = RulebookLoader(text)
     try:
         root = loader.get_single_node()
     except (LimitError, yaml.YAMLError):
-        return None
+        return [None for _path in paths]
     finally:
         loader.dispose()
-    loc = [int(m[2]) if m[2] else m[1] for m in _PATH_PART.finditer(path)]
-    line, _path = _locate(root, loc)
-    return line
+    lines = []
+    for path in paths:
+        loc = [int(m[2]) if m[2] else m[1] for m in _PATH_PART.finditer(path)]
+        lines.append(_locate(root, loc)[0])
+    return lines
 
 
 def _is_tag(node: yaml.Node | None, part: str | int) -> bool:

@@ -14,8 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from podium.engine.workshop import simulate
-from podium.rules.loader import RulebookProblem, line_of
+from podium.rules.loader import MAX_PROBLEMS, RulebookProblem, lines_of
 from podium.rules.schema import Rulebook
 from podium.web.selectors.texts import page_row, rt, shown_value
 
@@ -32,15 +34,20 @@ class LineProblem:
 
 
 def beside_lines(text: str, problems: list[RulebookProblem]) -> list[LineProblem]:
-    """Each problem with its line (found from its path when the engine gave none)."""
+    """Each problem with its line (found from its path when the engine gave none); at most as
+    many as the loader lists (its ``MAX_PROBLEMS`` and the line that counts the rest)."""
+    shown = problems[: MAX_PROBLEMS + 1]
+    unplaced = [p.path for p in shown if p.line is None and p.path]
+    found = dict(zip(unplaced, lines_of(text, unplaced), strict=True)) if unplaced else {}
     lines = text.splitlines()
     out = []
-    for problem in problems:
-        line = problem.line
-        if line is None and problem.path:
-            line = line_of(text, problem.path)
+    for problem in shown:
+        line = problem.line or found.get(problem.path)
         source = lines[line - 1] if line and line <= len(lines) else ""
         out.append(LineProblem(line, problem.path, problem.message, source))
+    if len(problems) > len(shown):
+        more = _("and %(n)s more problems not listed") % {"n": len(problems) - len(shown)}
+        out.append(LineProblem(None, "", more, ""))
     return out
 
 
