@@ -152,6 +152,7 @@ def test_bounds_and_strangers(draft: tuple[Event, Client], make_user: Any, bound
     stranger = Client()
     stranger.force_login(make_user("mallory"))
     assert stranger.post(url, {"rulebook_text": ""}).status_code == 404
+    assert Client().post(url, {"rulebook_text": ""}).status_code == 404
 
 
 def test_the_report_reads_in_the_visitors_language(draft: tuple[Event, Client]) -> None:
