@@ -172,3 +172,49 @@ def test_check_a_directory(tmp_path: Path) -> None:
     result = run("check", str(tmp_path))
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == f"{tmp_path}: cannot read: Is a directory\n"
+
+
+def test_simulate_prints_what_the_rules_decided_with_their_clauses() -> None:
+    result = run(
+        "simulate", "deti-kolomny", "--stage", "chgk-season", "--seed", "1", "--runs", "10"
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "deti-kolomny, stage chgk-season: 10 runs of 16 entrants, seed 1"
+    held = lines.index(
+        "- A tie for places 2nd–3rd was held for a play-off: an extra match of 6 questions; if "
+        "still tied, single extra questions until the tie is broken — in 1 of 10 runs, once in all"
+    )
+    assert lines[held + 1].startswith("  clause: п. 12: При равенстве очков у команд, делящих")
+
+
+def test_simulate_is_the_same_for_a_seed_and_writes_json_with_a_preview() -> None:
+    args = ("simulate", "cz-jigsaw", "--stage", "team", "--seed", "9", "--runs", "3")
+    first, again = run(*args, "--format", "json"), run(*args, "--format", "json")
+    assert first.exit_code == 0, first.output
+    assert first.stdout == again.stdout
+    data = json.loads(first.stdout)
+    assert (data["rulebook"], data["stage"], data["entrants"], data["runs"]) == (
+        "cz-jigsaw",
+        "team",
+        50,
+        3,
+    )
+    kinds = {f["kind"] for f in data["findings"]}
+    assert "outside" in kinds
+    outside = next(f for f in data["findings"] if f["kind"] == "outside")
+    assert outside["clause"].startswith("O titul Czech Jigsaw Puzzle Champion mohou soutěžit")
+    rows = data["preview"]["tables"][0]["rows"]
+    assert len(rows) <= 50
+    assert rows[0]["rank"] == 1
+
+
+def test_simulate_refuses_an_unknown_stage_and_bad_counts() -> None:
+    result = run("simulate", "cz-jigsaw", "--stage", "relay")
+    assert result.exit_code == 2
+    assert "error: --stage: unknown stage 'relay' in cz-jigsaw" in result.stderr
+    result = run("simulate", "cz-jigsaw", "--stage", "team", "--entrants", "100000")
+    assert result.exit_code == 2
+    result = run("simulate", "cz-jigsaw", "--stage", "team", "--format", "xml")
+    assert result.exit_code == 2
+    assert "error: --format is text or json, not 'xml'" in result.stderr

@@ -1,12 +1,18 @@
-"""`podium rulebook`: check a rulebook, show a preset, print the JSON Schema for editors."""
+"""`podium rulebook`: check a rulebook, show a preset, print the JSON Schema for editors, and
+simulate a stage on made-up entrants (the workshop, ``podium.engine.workshop``)."""
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from podium.engine import workshop
+from podium.engine.document import standings_data
+from podium.engine.errors import InputError
 from podium.engine.validate import check_rulebook
 from podium.rules import loader
 from podium.rules.schema import Rulebook
@@ -17,6 +23,14 @@ app = typer.Typer(
 )
 
 USAGE_ERROR = 2
+Source = Annotated[
+    str,
+    typer.Argument(
+        metavar="FILE_OR_PRESET",
+        help=f"A rulebook file, or a preset name ({', '.join(loader.PRESETS)}).",
+        show_default=False,
+    ),
+]
 
 
 def load_checked(source: str, prefix: str = "") -> Rulebook:
@@ -40,14 +54,7 @@ def load_checked(source: str, prefix: str = "") -> Rulebook:
 
 @app.command()
 def check(
-    source: Annotated[
-        str,
-        typer.Argument(
-            metavar="FILE_OR_PRESET",
-            help=f"A rulebook file, or a preset name ({', '.join(loader.PRESETS)}).",
-            show_default=False,
-        ),
-    ],
+    source: Source,
 ) -> None:
     """Check that a rulebook is valid: its settings, and that its criteria fit each stage.
 
@@ -83,3 +90,46 @@ def show(
 def schema() -> None:
     """Print the JSON Schema of a rulebook, for editors that check YAML as it is typed."""
     typer.echo(loader.json_schema())
+
+
+@app.command()
+def simulate(
+    source: Source,
+    stage: Annotated[str, typer.Option("--stage", help="The stage to simulate.")],
+    entrants: Annotated[
+        int | None,
+        typer.Option(
+            "--entrants",
+            min=2,
+            max=workshop.MAX_ENTRANTS,
+            help="Entrants per run (default: the category's cap, else 60; 16 for teams).",
+            show_default=False,
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="The same seed gives the same report.")] = 0,
+    runs: Annotated[
+        int, typer.Option("--runs", min=1, max=workshop.MAX_RUNS, help="Fields to simulate.")
+    ] = workshop.DEFAULT_RUNS,
+    output: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+) -> None:
+    """A dry run of one stage: plausible entrants and results, ranked by the rulebook, and what
+    its rules had to decide (ties at a cut, unfilled quotas, play-offs, refusals), each with its
+    clause. JSON adds the first run's standings as a preview."""
+    if output not in ("text", "json"):
+        typer.echo(f"error: --format is text or json, not '{output}'", err=True)
+        raise typer.Exit(USAGE_ERROR)
+    rulebook = load_checked(source, prefix="error: ")
+    try:
+        report = workshop.simulate(rulebook, stage, entrants=entrants, seed=seed, runs=runs)
+    except InputError as exc:
+        for problem in exc.problems:
+            typer.echo(f"error: {problem}", err=True)
+        raise typer.Exit(USAGE_ERROR) from None
+    if output == "json":
+        data = workshop.as_data(report)
+        data["preview"] = standings_data(report.preview)
+        json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+        return
+    for line in workshop.describe(report):
+        typer.echo(line)

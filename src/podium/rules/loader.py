@@ -324,6 +324,27 @@ def _locate(root: yaml.Node | None, loc: Sequence[str | int]) -> tuple[int | Non
 TAG_KEYS = ("format", "kind")
 
 
+_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def lines_of(text: str, paths: Sequence[str]) -> list[int | None]:
+    """The line of each setting named by its path (``stages[0].ranking.criteria[1]``) in a
+    rulebook's text that loaded, the text read once for all of them: a problem the engine finds
+    after loading is shown beside its line too."""
+    loader = RulebookLoader(text)
+    try:
+        root = loader.get_single_node()
+    except (LimitError, yaml.YAMLError):
+        return [None for _path in paths]
+    finally:
+        loader.dispose()
+    lines = []
+    for path in paths:
+        loc = [int(m[2]) if m[2] else m[1] for m in _PATH_PART.finditer(path)]
+        lines.append(_locate(root, loc)[0])
+    return lines
+
+
 def _is_tag(node: yaml.Node | None, part: str | int) -> bool:
     if not isinstance(node, yaml.MappingNode):
         return False

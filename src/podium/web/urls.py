@@ -26,6 +26,7 @@ urlpatterns += i18n_patterns(
     path("organize/<slug:slug>/tokens/", include("podium.web.views.tokens")),
     path("organize/<slug:slug>/discipline/", include("podium.web.views.discipline")),
     path("organize/<slug:slug>/season/", include("podium.web.views.season")),
+    path("organize/<slug:slug>/workshop/", include("podium.web.views.workshop")),
     path("appeals/<slug:slug>/", include("podium.web.views.appeals")),
     path("jury/<slug:slug>/", include("podium.web.views.jury")),
     path("questions/", include("podium.web.views.questions")),
