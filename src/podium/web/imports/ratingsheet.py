@@ -116,7 +116,9 @@ class _Reader:
         letter = column_letter(column)
         if self.address == "csv":
             return str(_("row %(row)d, column %(column)s") % {"row": row, "column": letter})
-        return f"{sheet}!{letter}{row}"
+        # As a spreadsheet program writes it: a title with a space or a sign in quotes.
+        title = sheet if sheet.isalnum() else "'{}'".format(sheet.replace("'", "''"))
+        return f"{title}!{letter}{row}"
 
     def refuse(self, where: str, text: str) -> RatingSheetRefused:
         return RatingSheetRefused(f"{where}: {text}")
