@@ -85,7 +85,7 @@ def rating_table() -> Any:
             out = io.StringIO()
             writer = csv.writer(out, delimiter=";")
             for rows in tours.values():
-                writer.writerows(rows + [[]])
+                writer.writerows([*rows, []])
             return out.getvalue().encode()
         book = Workbook()
         book.active.title = "Sheet1" if layout == "blocks" else "Тур 1"
@@ -95,7 +95,7 @@ def rating_table() -> Any:
                 for row in rows:
                     sheet.append(row)
             else:
-                for row in rows + [[]]:
+                for row in [*rows, []]:
                     book.active.append(row)
         out = io.BytesIO()
         book.save(out)

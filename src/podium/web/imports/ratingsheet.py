@@ -215,6 +215,11 @@ def read_tables(tables: Sequence[tuple[str, Table]], address: str = "xlsx") -> R
     names cells by row and column); ``RatingSheetRefused`` naming the cell otherwise."""
     reader = _Reader(address)
     for title, table in tables:
+        if len(table) > MAX_ROWS:  # the readers stop one row past the bound
+            raise RatingSheetRefused(
+                _("The table “%(sheet)s” has more than %(max)d rows; split it.")
+                % {"sheet": title or _("CSV"), "max": MAX_ROWS}
+            )
         reader.sheet(title, table)
     return reader.result()
 
@@ -230,10 +235,4 @@ def read_workbook(data: bytes) -> list[tuple[str, workbook.Table]]:
         raise RatingSheetRefused(
             _("This file is not an Excel workbook (.xlsx) that Podium can read.")
         ) from None
-    for title, table in sheets:
-        if len(table) > MAX_ROWS:
-            raise RatingSheetRefused(
-                _("The worksheet “%(sheet)s” has more than %(max)d rows; split it.")
-                % {"sheet": title, "max": MAX_ROWS}
-            )
     return sheets
