@@ -10,7 +10,9 @@ Hand-worked (deti-kolomny, one tour of 15 questions = the table's three tours of
 from __future__ import annotations
 
 import io
+import json
 import zipfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from django.test import Client
 from django.urls import reverse
 
 from podium.web.imports.files import FileRefused, read_upload
+from podium.web.imports.ratingsheet import RatingSheetRefused, read_tables
 from podium.web.models import AuditEntry, Result, Round
 from podium.web.selectors.results import standings_as_of
 from podium.web.services.imports import ImportRefused, results_import, results_preview
@@ -179,3 +182,49 @@ def test_a_csv_of_too_many_rows_is_refused_quickly(bounded: Any) -> None:
     refused = bounded(lambda: read_upload("big.csv", data, rating=True))
     assert isinstance(refused, FileRefused)
     assert refused.message == "The table “CSV” has more than 5000 rows; split it."
+
+
+VENUE_RESULTS = Path(__file__).resolve().parents[1] / "data" / "chgk" / "venue-results"
+
+
+def _venue_tables(sheet: dict[str, Any]) -> list[tuple[str, list[tuple[int, list[str]]]]]:
+    """A real venue sheet's cells laid out again as the rating site's blocks: tours of 12
+    questions (one tour when the count is not a multiple of 12), one row per team and tour."""
+    questions = sheet["questions"]
+    size = 12 if questions % 12 == 0 else questions
+    rows: list[tuple[int, list[str]]] = []
+    for tour in range(questions // size):
+        numbers = range(tour * size + 1, (tour + 1) * size + 1)
+        rows.append((len(rows) + 1, ["Team ID", "Название", "Город", "Тур", *map(str, numbers)]))
+        for team in sheet["teams"]:
+            cells = [team["raw_cells"].get(str(n), "") for n in numbers]
+            rows.append((len(rows) + 1, [str(team["team_id"]), team["name"], "", str(tour + 1),
+                                         *cells]))  # fmt: skip
+    return [("Sheet1", rows)]
+
+
+def test_the_real_venue_sheets_read_as_their_masks_or_are_refused_by_a_stray_cell() -> None:
+    """The 42 real sheets (tests/data/chgk/venue-results) came from the rating site's
+    workbooks: read again from their cells, every team's mask is the sheet's, with ``?`` where
+    an answer is written in; the 8 sheets holding a stray mark (``с``, ``о``, ``BH``, ``S``,
+    ``9``) are refused, naming its cell."""
+    read, refused = 0, []
+    for path in sorted(VENUE_RESULTS.glob("*.json")):
+        sheet = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            found = read_tables(_venue_tables(sheet))
+        except RatingSheetRefused as exc:
+            refused.append(exc.message.split(": ", 2)[:2])
+            continue
+        read += 1
+        by_id = {t.rating_id: t for t in found.teams}
+        for team in sheet["teams"]:
+            expected = list(team["mask"])
+            for written in team["controversial_answers_in_cells"]:
+                expected[written["question"] - 1] = "?"
+            assert by_id[str(team["team_id"])].mask == "".join(expected), path.name
+    assert read == 34
+    assert sorted(value.split("”")[0].lstrip("“") for _cell, value in refused) == [
+        "9", "BH", "S", "о", "с", "с", "с", "с",
+    ]  # fmt: skip
+    assert all(cell.startswith("Sheet1!") for cell, _value in refused)
