@@ -81,7 +81,7 @@ class _Block:
 
 def _header(cells: Sequence[str], order: str) -> _Block | None:
     """The block a header row opens, or None when the row is no such header."""
-    lowered = [c.strip().casefold() for c in cells]
+    lowered = [c.strip().lstrip("\ufeff").casefold() for c in cells]
     if _NAME not in lowered:
         return None
     numbered = [(int(c), i) for i, c in enumerate(lowered) if c.isdigit()]
