@@ -228,3 +228,56 @@ def test_the_real_venue_sheets_read_as_their_masks_or_are_refused_by_a_stray_cel
         "9", "BH", "S", "о", "с", "с", "с", "с",
     ]  # fmt: skip
     assert all(cell.startswith("Sheet1!") for cell, _value in refused)
+
+
+HEADER = ["Team ID", "Название", "Город", "Тур", "1", "2", "3"]
+
+
+@pytest.mark.parametrize(
+    ("rows", "said"),
+    [
+        (
+            [["7", "Лисы", "", "1", "1", "0", "1"]],
+            "Sheet1!A1: a team row before any header row (Team ID, Название, Город, Тур, 1 … n)",
+        ),
+        ([HEADER, ["7", "", "", "1", "1", "0", "1"]], "Sheet1!B2: the team has no name"),
+        (
+            [HEADER, ["7a", "Лисы", "", "1", "1", "0", "1"]],
+            "Sheet1!A2: “7a” is not a team number of the rating site",
+        ),
+        (
+            [HEADER, ["7", "Лисы", "", "1", "1", "0", "1"], ["7", "Лисы", "", "1", "1", "1", "1"]],
+            "Sheet1!B3: “Лисы” has a second row for tour 1",
+        ),
+        (
+            [
+                HEADER,
+                ["7", "Лисы", "", "1", "1", "0", "1"],
+                HEADER[:-1],
+                ["7", "Лисы", "", "1", "1", "0"],
+            ],
+            "Sheet1!D4: tour 1 has 2 questions here but 3 in an earlier block",
+        ),
+        ([HEADER, ["7", "Лисы", "", "1", "#REF!", "0", "1"]], "Sheet1!E2: “#REF!” is not a mark"),
+    ],
+    ids=["no-header", "no-name", "bad-id", "twice", "tour-length", "error-cell"],
+)
+def test_a_table_that_cannot_be_read_is_refused_by_its_cell(
+    rows: list[list[str]], said: str
+) -> None:
+    table = [(n, row) for n, row in enumerate(rows, start=1)]
+    with pytest.raises(RatingSheetRefused) as refused:
+        read_tables([("Sheet1", table)])
+    assert refused.value.message.startswith(said)
+
+
+def test_teams_without_a_rating_number_are_told_apart_by_name() -> None:
+    table = [(1, HEADER), (2, ["", "Лисы", "", "1", "1", "x", "?"]), (3, ["", "Совы", "", "1"])]
+    found = read_tables([("Sheet1", table)])
+    assert [(t.line, t.name, t.mask) for t in found.teams] == [
+        (2, "Лисы", "1X?"),
+        (3, "Совы", "000"),
+    ]
+    assert found.teams[1].notes == [
+        "“Совы” has no marks in tour 1: read as not taken; the team keeps its place in the list"
+    ]

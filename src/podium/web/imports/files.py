@@ -137,12 +137,16 @@ def _rating(
         "questions; teams are found by their names.",
         len(found.tours),
     ) % {"teams": len(found.teams), "tours": len(found.tours), "questions": found.questions}
+    notes: dict[int, list[str]] = {}
+    for team in found.teams:  # a team first seen on a later worksheet may share a row number
+        if team.notes:
+            notes.setdefault(team.line, []).extend(team.notes)
     return Sheet(
         name=name,
         header=("id", "name", "mask"),
         rows=tuple((t.line, ("", t.name, t.mask)) for t in found.teams),
         note=note,
-        cell_notes={t.line: t.notes for t in found.teams if t.notes},
+        cell_notes=notes,
     )
 
 

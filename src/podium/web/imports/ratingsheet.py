@@ -11,7 +11,8 @@ Vocabulary:
 - written-in answer: a mark cell holding a text of at least ``MIN_ANSWER`` characters with a
   letter in it (``А. Кристи``, a link): the venue wrote the team's answer instead of a mark,
   so the question is disputed (``?``) and a note names the cell and the answer.
-- stray cell: any other value in a mark cell (``с``, ``BH``, a Cyrillic ``о`` for 0, ``2``):
+- stray cell: any other value in a mark cell (``с``, ``BH``, a Cyrillic ``о`` for 0, ``2``,
+  a formula's error such as ``#REF!``):
   nobody can tell which mark was meant, so the file is refused, naming the cell's address
   (``Sheet1!F12`` in a workbook, ``row 12, column F`` in a CSV).
 - unscored team: a team with no row in a tour (or only blank marks there): its marks in that
@@ -35,6 +36,10 @@ MIN_ANSWER = 3  # "с", "о", "BH": a stray letter or two; "США", "пес": a
 MAX_ROWS = 5000
 MAX_COLUMNS = 200
 MARKS = {"1": "1", "0": "0", "": "0", "X": "X", "?": "?"}
+# A formula's error shown in a cell: letters, but no answer anybody wrote.
+ERRORS = frozenset(
+    ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#SPILL!", "#CALC!")
+)
 _ID = ("team id", "id")
 _NAME = "название"
 _TOUR = "тур"
@@ -183,7 +188,8 @@ class _Reader:
         mark = MARKS.get(text.upper() if text in ("x", "X") else text)
         if mark is not None:
             return mark
-        if len(text) >= MIN_ANSWER and any(c.isalpha() for c in text):
+        answer = len(text) >= MIN_ANSWER and any(c.isalpha() for c in text)
+        if answer and text.upper() not in ERRORS:
             team.notes.append(
                 _("%(cell)s: the answer “%(answer)s” is written in; read as disputed (?)")
                 % {"cell": where, "answer": text[:60]}
