@@ -67,6 +67,7 @@ class Sheet:
     note: str = ""  # said in the preview: how the file was read, when that is not obvious
     extra: dict[int, int] = field(default_factory=dict)  # row number → cells beyond the header
     cell_notes: dict[int, list[str]] = field(default_factory=dict)  # row number → its notes
+    by_name: bool = False  # rows name their teams without entry numbers (a rating table)
 
     def data(self) -> dict[str, Any]:
         """Plain data to keep between the steps (in the session)."""
@@ -77,6 +78,7 @@ class Sheet:
             "note": self.note,
             "extra": {str(k): v for k, v in self.extra.items()},
             "cell_notes": {str(k): v for k, v in self.cell_notes.items()},
+            "by_name": self.by_name,
         }
 
     @classmethod
@@ -88,6 +90,7 @@ class Sheet:
             note=data.get("note", ""),
             extra={int(k): int(v) for k, v in data.get("extra", {}).items()},
             cell_notes={int(k): list(v) for k, v in data.get("cell_notes", {}).items()},
+            by_name=bool(data.get("by_name")),
         )
 
 
@@ -147,6 +150,7 @@ def _rating(
         rows=tuple((t.line, ("", t.name, t.mask)) for t in found.teams),
         note=note,
         cell_notes=notes,
+        by_name=True,
     )
 
 

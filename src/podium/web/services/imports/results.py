@@ -185,7 +185,7 @@ def _entry_rows(
         row.notes += sheet.cell_notes.get(number, [])
         text = (record.get("id") or "").strip().removeprefix("#")
         name = (record.get("name") or "").strip()
-        if not text and name and "id" in sheet.header:
+        if not text and name and sheet.by_name:
             # The rating site's table has no entry numbers: its teams are found by name.
             found = named.get(team_key(name), [])
             if len(found) != 1:
