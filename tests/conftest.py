@@ -102,3 +102,41 @@ def rating_table() -> Any:
         return out.getvalue()
 
     return make
+
+
+@pytest.fixture
+def huge_rating_book() -> Any:
+    """``make(rows, width=40)``: a rating table's workbook of ``rows`` team rows."""
+    import io
+    import zipfile
+
+    def make(rows: int, width: int = 40) -> bytes:
+        # Written as XML directly: openpyxl would take seconds to make it.
+        header = "".join(
+            f'<c r="{c}1" t="inlineStr"><is><t>{t}</t></is></c>'
+            for c, t in zip("ABCDE", ["Team ID", "Название", "Город", "Тур", "1"], strict=True)
+        )
+        row = "".join(f"<c><v>{i % 2}</v></c>" for i in range(width))
+        body = "".join(f'<row r="{n}">{row}</row>' for n in range(2, rows + 2))
+        sheet = (
+            '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+            f'<sheetData><row r="1">{header}</row>{body}</sheetData></worksheet>'
+        )
+        book = (
+            '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+            'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+            '<sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>'
+        )
+        rels = (
+            '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+            '<Relationship Id="rId1" Target="worksheets/sheet1.xml" Type="worksheet"/>'
+            "</Relationships>"
+        )
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as made:
+            made.writestr("xl/workbook.xml", book)
+            made.writestr("xl/_rels/workbook.xml.rels", rels)
+            made.writestr("xl/worksheets/sheet1.xml", sheet)
+        return out.getvalue()
+
+    return make

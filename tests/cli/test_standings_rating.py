@@ -110,3 +110,22 @@ def test_a_zip_bomb_named_xlsx_is_refused_quickly(tmp_path: Path, bounded: Any) 
     assert done.exit_code == 2
     assert "unpacks" in done.stderr
     assert "zip bomb" in done.stderr
+
+
+def test_a_workbook_of_too_many_cells_is_refused_quickly(
+    tmp_path: Path, bounded: Any, huge_rating_book: Any
+) -> None:
+    path = tmp_path / "big.xlsx"
+    path.write_bytes(huge_rating_book(6000))  # 240,000 cells: over the reader's 200,000
+
+    def run() -> Any:
+        return CliRunner().invoke(
+            app, ["standings", "deti-kolomny", str(path), "--stage", "chgk-tour"]
+        )
+
+    done = bounded(run)
+    assert done.exit_code == 2
+    assert done.stderr == (
+        f"error: {path}: The worksheet “Sheet1” has more than 200,000 cells (row 5001); Podium "
+        "reads smaller tables. Delete the empty or unused cells.\n"
+    )

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import json
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -130,46 +129,15 @@ def test_the_upload_page_reads_the_workbook_and_shows_the_notes(
     assert "Ready: 3 to record, 0 to correct, 0 unchanged; nothing is saved yet." in html
 
 
-def _huge_rating_book(rows: int, width: int = 40) -> bytes:
-    """A rating table of ``rows`` team rows of ``width`` cells, written as XML directly (openpyxl
-    would take seconds to make it)."""
-    header = "".join(
-        f'<c r="{c}1" t="inlineStr"><is><t>{t}</t></is></c>'
-        for c, t in zip("ABCDE", ["Team ID", "Название", "Город", "Тур", "1"], strict=True)
-    )
-    row = "".join(f"<c><v>{i % 2}</v></c>" for i in range(width))
-    body = "".join(f'<row r="{n}">{row}</row>' for n in range(2, rows + 2))
-    sheet = (
-        '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
-        f'<sheetData><row r="1">{header}</row>{body}</sheetData></worksheet>'
-    )
-    book = (
-        '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
-        'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
-        '<sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>'
-    )
-    rels = (
-        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-        '<Relationship Id="rId1" Target="worksheets/sheet1.xml" Type="worksheet"/>'
-        "</Relationships>"
-    )
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as made:
-        made.writestr("xl/workbook.xml", book)
-        made.writestr("xl/_rels/workbook.xml.rels", rels)
-        made.writestr("xl/worksheets/sheet1.xml", sheet)
-    return out.getvalue()
-
-
-def test_a_table_of_too_many_cells_is_refused_quickly(bounded: Any) -> None:
-    data = _huge_rating_book(6000)  # 240,000 cells: over the workbook's 200,000
+def test_a_table_of_too_many_cells_is_refused_quickly(bounded: Any, huge_rating_book: Any) -> None:
+    data = huge_rating_book(6000)  # 240,000 cells: over the workbook's 200,000
     refused = bounded(lambda: read_upload("big.xlsx", data, rating=True))
     assert isinstance(refused, FileRefused)
     assert "has more than 200,000 cells" in refused.message
 
 
-def test_a_table_of_too_many_rows_is_refused_quickly(bounded: Any) -> None:
-    data = _huge_rating_book(5001, width=10)
+def test_a_table_of_too_many_rows_is_refused_quickly(bounded: Any, huge_rating_book: Any) -> None:
+    data = huge_rating_book(5001, width=10)
     refused = bounded(lambda: read_upload("big.xlsx", data, rating=True))
     assert isinstance(refused, FileRefused)
     assert refused.message == "The table “Sheet1” has more than 5000 rows; split it."
