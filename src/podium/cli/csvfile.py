@@ -62,10 +62,10 @@ def _plain_django() -> None:
         settings.configure(USE_I18N=False)
 
 
-def _rating_rows(
-    name: str, tables: list[tuple[str, list[tuple[int, list[str]]]]], address: str,
-    notes: list[str] | None,
-) -> list[RawRow]:  # fmt: skip
+Tables = list[tuple[str, list[tuple[int, list[str]]]]]  # worksheet titles and their rows
+
+
+def _rating_rows(name: str, tables: Tables, address: str, notes: list[str] | None) -> list[RawRow]:
     from podium.web.imports import ratingsheet
 
     try:
@@ -109,8 +109,7 @@ def _workbook_rows(path: Path, notes: list[str] | None) -> list[RawRow]:
                 )
             ]
         )
-    return _rating_rows(name, [(t, [(n, c) for n, c in rows]) for t, rows in sheets], "xlsx",
-                        notes)  # fmt: skip
+    return _rating_rows(name, sheets, "xlsx", notes)
 
 
 def _is_workbook(path: Path) -> bool:
