@@ -1,4 +1,9 @@
-"""Reading a results CSV: UTF-8, ``,`` or ``;`` detected, header names matter, order does not."""
+"""Reading a results CSV: UTF-8, ``,`` or ``;`` detected, header names matter, order does not.
+
+The rating site's ChGK table (its XLSX workbook, or its CSV export) is read too: each team
+becomes a row ``id`` (its rating number), ``name`` and ``mask`` (see
+``podium.web.imports.ratingsheet``), and the notes on its cells are handed back to be shown.
+"""
 
 from __future__ import annotations
 
@@ -42,8 +47,87 @@ def _lines(text: str) -> Iterator[str]:
         yield text[start:]
 
 
-def read_rows(path: Path) -> list[RawRow]:
+_ZIP = b"PK\x03\x04"
+# A workbook is read within the budgets of podium.web.imports.workbook; its file is never
+# larger than what it unpacks to, so a larger one is refused unread.
+MAX_WORKBOOK_BYTES = 40 * 1024 * 1024
+
+
+def _plain_django() -> None:
+    """The rating reader's messages go through Django's gettext, which needs settings: the
+    command line has none, and speaks English."""
+    from django.conf import settings
+
+    if not settings.configured:
+        settings.configure(USE_I18N=False)
+
+
+Tables = list[tuple[str, list[tuple[int, list[str]]]]]  # worksheet titles and their rows
+
+
+def _rating_rows(name: str, tables: Tables, address: str, notes: list[str] | None) -> list[RawRow]:
+    from podium.web.imports import ratingsheet
+
+    try:
+        found = ratingsheet.read_tables(tables, address)
+    except ratingsheet.RatingSheetRefused as refused:
+        raise InputError([Problem(name, refused.message)]) from None
+    if notes is not None:
+        notes.extend(note for team in found.teams for note in team.notes)
+    return [
+        RawRow(
+            team.line, {"id": team.rating_id or str(index), "name": team.name, "mask": team.mask}
+        )
+        for index, team in enumerate(found.teams, start=1)
+    ]
+
+
+def _workbook_rows(path: Path, notes: list[str] | None) -> list[RawRow]:
     name = str(path)
+    _plain_django()
+    from podium.web.imports import ratingsheet
+
+    try:
+        if path.stat().st_size > MAX_WORKBOOK_BYTES:
+            raise InputError(
+                [Problem(name, f"the workbook is larger than {MAX_WORKBOOK_BYTES // 2**20} MB")]
+            )
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError([Problem(name, f"cannot read the file ({exc.strerror})")]) from None
+    try:
+        sheets = ratingsheet.read_workbook(data)
+    except ratingsheet.RatingSheetRefused as refused:
+        raise InputError([Problem(name, refused.message)]) from None
+    if not ratingsheet.is_rating_table(sheets[0][1] if sheets else []):
+        raise InputError(
+            [
+                Problem(
+                    name,
+                    "Podium reads a workbook only as the rating site's ChGK table (Team ID, "
+                    "Название, Город, Тур, 1 … n); save any other table as CSV UTF-8",
+                )
+            ]
+        )
+    return _rating_rows(name, sheets, "xlsx", notes)
+
+
+def _is_workbook(path: Path) -> bool:
+    if path.suffix.casefold() in (".xlsx", ".xlsm"):
+        return True
+    try:
+        with path.open("rb") as stream:
+            return stream.read(4) == _ZIP
+    except OSError:
+        return False  # read_rows names the error
+
+
+def read_rows(path: Path, notes: list[str] | None = None) -> list[RawRow]:
+    """The rows of a results file; ``notes`` receives what was read in a way worth saying (a
+    written-in answer of the rating site's table read as disputed, …)."""
+    name = str(path)
+    if _is_workbook(path):
+        return _workbook_rows(path, notes)
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -63,6 +147,13 @@ def read_rows(path: Path) -> list[RawRow]:
     header_line = text[first.start() : end.start() if end else len(text)]
     delimiter = ";" if header_line.count(";") > header_line.count(",") else ","
     reader = csv.reader(_lines(text), delimiter=delimiter)
+    if "название" in header_line.casefold():
+        _plain_django()
+        from podium.web.imports import ratingsheet
+
+        if ratingsheet.is_rating_table([(1, next(csv.reader([header_line], delimiter=delimiter)))]):
+            table = [(reader.line_num, record) for record in reader]
+            return _rating_rows(name, [("", table)], "csv", notes)
     problems = Problems()
     header: list[str] | None = None
     rows: list[RawRow] = []

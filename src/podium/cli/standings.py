@@ -30,16 +30,21 @@ def fail(lines: list[str]) -> None:
 
 def command(
     rulebook: str = typer.Argument(..., help="A preset name (cz-jigsaw, …) or a rulebook file."),
-    results: Path = typer.Argument(..., help="Results CSV (UTF-8, ',' or ';')."),
+    results: Path = typer.Argument(
+        ..., help="Results CSV (UTF-8, ',' or ';'), or the rating site's ChGK table (XLSX, CSV)."
+    ),
     stage: str = typer.Option(..., "--stage", help="The stage id, e.g. individual-qualification."),
     output: Format = typer.Option(Format.table, "--format", help="table, json or csv."),
 ) -> None:
     """Compute a stage's standings from a results file and explain every row."""
     book = load_checked(rulebook, prefix="error: ")
+    notes: list[str] = []
     try:
-        standings = compute_standings(book, stage, read_rows(results))
+        standings = compute_standings(book, stage, read_rows(results, notes))
     except InputError as exc:
         fail([str(p) for p in exc.problems])
+    for note in notes:  # on stderr, so that --format json or csv stays one document
+        print(f"note: {note}", file=sys.stderr)
     if output is Format.json:
         write_json(standings, sys.stdout)
     elif output is Format.csv:

@@ -7,6 +7,9 @@ Vocabulary:
   guess from its header (``podium.web.imports.fields``).
 - rating results: the ChGK rating site's JSON shape of a tournament's results, and the
   normalized venue sheets (``podium.web.imports.rating``).
+- rating table: the rating site's tournament table (XLSX or CSV, tour blocks or a worksheet
+  per tour) read into one mask per team (``podium.web.imports.ratingsheet``), for the results
+  import and ``podium standings``.
 
 Nothing here writes; the services in ``podium.web.services.imports`` do.
 """

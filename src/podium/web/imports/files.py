@@ -11,6 +11,11 @@ Vocabulary:
 - limits: at most ``MAX_BYTES``, ``MAX_ROWS`` rows, ``MAX_COLUMNS`` columns read and
   ``MAX_CELL_CHARS`` characters in a cell, so one upload cannot tie up a server; a workbook
   is read within the budgets of ``podium.web.imports.workbook``.
+- rating table: the rating site's ChGK table (its workbook, every worksheet, or its CSV
+  export), recognized by its header ``Team ID, Название, Город, Тур, 1 … n`` when the caller
+  asks (``rating=True``, the results import) and read as the sheet ``id`` (blank: the team is
+  found by its name), ``name``, ``mask``, with the notes on its cells per row
+  (``podium.web.imports.ratingsheet``).
 - UTF-16 without a byte-order mark is recognized by its NUL bytes (see ``_utf16``); a file
   with control bytes (NUL among them) that is not UTF-16 is binary and refused as such; a
   stray one is left for the row checks to name.
@@ -22,12 +27,14 @@ import csv
 import io
 import re
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from podium.web.imports import workbook
+from podium.web.imports import ratingsheet, workbook
 from podium.web.imports.workbook import column_letter as column_letter
 from podium.web.services.base import Refused
 
@@ -59,6 +66,8 @@ class Sheet:
     rows: tuple[tuple[int, tuple[str, ...]], ...]
     note: str = ""  # said in the preview: how the file was read, when that is not obvious
     extra: dict[int, int] = field(default_factory=dict)  # row number → cells beyond the header
+    cell_notes: dict[int, list[str]] = field(default_factory=dict)  # row number → its notes
+    by_name: bool = False  # rows name their teams without entry numbers (a rating table)
 
     def data(self) -> dict[str, Any]:
         """Plain data to keep between the steps (in the session)."""
@@ -68,6 +77,8 @@ class Sheet:
             "rows": [[n, list(cells)] for n, cells in self.rows],
             "note": self.note,
             "extra": {str(k): v for k, v in self.extra.items()},
+            "cell_notes": {str(k): v for k, v in self.cell_notes.items()},
+            "by_name": self.by_name,
         }
 
     @classmethod
@@ -78,6 +89,8 @@ class Sheet:
             rows=tuple((int(n), tuple(cells)) for n, cells in data["rows"]),
             note=data.get("note", ""),
             extra={int(k): int(v) for k, v in data.get("extra", {}).items()},
+            cell_notes={int(k): list(v) for k, v in data.get("cell_notes", {}).items()},
+            by_name=bool(data.get("by_name")),
         )
 
 
@@ -88,8 +101,9 @@ def too_large(size: int) -> str:
     }
 
 
-def read_upload(name: str, data: bytes) -> Sheet:
-    """The sheet of an uploaded file (CSV or XLSX), or a refusal saying why it cannot be read."""
+def read_upload(name: str, data: bytes, *, rating: bool = False) -> Sheet:
+    """The sheet of an uploaded file (CSV or XLSX), or a refusal saying why it cannot be read;
+    with ``rating``, the rating site's ChGK table is recognized (see the vocabulary)."""
     if len(data) > MAX_BYTES:
         raise FileRefused(too_large(len(data)))
     if not data.strip():
@@ -101,10 +115,43 @@ def read_upload(name: str, data: bytes) -> Sheet:
         )
     if data.startswith(_ZIP) or lowered.endswith((".xlsx", ".xlsm")):
         table, note = _workbook(data)
+        if rating and ratingsheet.is_rating_table(table):
+            return _rating(name, lambda: ratingsheet.read_workbook(data), "xlsx")
     else:
         text, note = decode(data)
         table = _csv(text)
+        if rating and ratingsheet.is_rating_table(table):
+            return _rating(name, lambda: [("", table)], "csv")
     return _sheet(name, table, note)
+
+
+def _rating(
+    name: str, tables: Callable[[], list[tuple[str, list[tuple[int, list[str]]]]]], address: str
+) -> Sheet:
+    """The rating site's table as a sheet: one row per team, found by its name."""
+    try:
+        found = ratingsheet.read_tables(tables(), address)
+    except ratingsheet.RatingSheetRefused as refused:
+        raise FileRefused(refused.message) from None
+    note = ngettext(
+        "Read as the rating site's ChGK table: %(teams)d teams, %(tours)d tour, %(questions)d "
+        "questions; teams are found by their names.",
+        "Read as the rating site's ChGK table: %(teams)d teams, %(tours)d tours, %(questions)d "
+        "questions; teams are found by their names.",
+        len(found.tours),
+    ) % {"teams": len(found.teams), "tours": len(found.tours), "questions": found.questions}
+    notes: dict[int, list[str]] = {}
+    for team in found.teams:  # a team first seen on a later worksheet may share a row number
+        if team.notes:
+            notes.setdefault(team.line, []).extend(team.notes)
+    return Sheet(
+        name=name,
+        header=("id", "name", "mask"),
+        rows=tuple((t.line, ("", t.name, t.mask)) for t in found.teams),
+        note=note,
+        cell_notes=notes,
+        by_name=True,
+    )
 
 
 # --- text ------------------------------------------------------------------------------------

@@ -371,11 +371,11 @@ def _check_zip(book: zipfile.ZipFile) -> None:
             )
 
 
-def read(data: bytes, max_rows: int, max_columns: int) -> tuple[str, Table, list[str], int]:
-    """The first worksheet with a value: its title, its rows (at most ``max_rows`` + 1), the
-    titles of the later worksheets that hold a value, and the index of the one read (-1 and no
-    rows when none has a value). ``WorkbookRefused`` for a budget broken, ``zipfile`` or
-    ``KeyError`` errors for a file that is no workbook."""
+def _sheets(
+    data: bytes, max_rows: int, max_columns: int, every: bool
+) -> tuple[list[tuple[str, Table]], list[str], int]:
+    """The worksheets read (all of them with ``every``, else the first with a value), the
+    titles of the later ones that hold a value, and the index of the first one read."""
     with zipfile.ZipFile(io.BytesIO(data)) as book:
         _check_zip(book)
         source = _Source(book)
@@ -403,7 +403,8 @@ def read(data: bytes, max_rows: int, max_columns: int) -> tuple[str, Table, list
             raise WorkbookRefused(_("The workbook has no worksheet."))
         calendar = MAC_EPOCH if workbook.date1904 else WINDOWS_EPOCH
         converter = _Values(strings.strings, styles.styles, calendar)
-        found: tuple[str, Table, int] | None = None
+        found: list[tuple[str, Table]] = []
+        first = -1
         others: list[str] = []
         for index, (title, rid) in enumerate(workbook.sheets):
             path = relations.targets.get(rid)
@@ -411,17 +412,33 @@ def read(data: bytes, max_rows: int, max_columns: int) -> tuple[str, Table, list
                 continue  # a chart sheet or a dangling reference: no cells to read
             sheet = _Sheet(
                 source, path, title, converter.text, max_rows, max_columns,
-                probe=found is not None,
+                probe=bool(found) and not every,
             )  # fmt: skip
             sheet.run()
-            if found is None:
-                if sheet.table:
-                    found = (title, sheet.table, index)
-            elif sheet.row:
-                others.append(title)
-        if found is None:
-            return "", [], [], -1
-        return found[0], found[1], others, found[2]
+            if sheet.probe:
+                if sheet.row:
+                    others.append(title)
+            elif sheet.table:
+                found.append((title, sheet.table))
+                first = index if first < 0 else first
+        return found, others, first
+
+
+def read(data: bytes, max_rows: int, max_columns: int) -> tuple[str, Table, list[str], int]:
+    """The first worksheet with a value: its title, its rows (at most ``max_rows`` + 1), the
+    titles of the later worksheets that hold a value, and the index of the one read (-1 and no
+    rows when none has a value). ``WorkbookRefused`` for a budget broken, ``zipfile`` or
+    ``KeyError`` errors for a file that is no workbook."""
+    found, others, index = _sheets(data, max_rows, max_columns, every=False)
+    if not found:
+        return "", [], [], -1
+    return found[0][0], found[0][1], others, index
+
+
+def read_all(data: bytes, max_rows: int, max_columns: int) -> list[tuple[str, Table]]:
+    """Every worksheet with a value, in the workbook's order: its title and its rows (at most
+    ``max_rows`` + 1 each), within the same budgets as ``read`` (shared by all worksheets)."""
+    return _sheets(data, max_rows, max_columns, every=True)[0]
 
 
 class _Values:

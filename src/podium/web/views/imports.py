@@ -276,7 +276,7 @@ def results_upload(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         return _index(request, event, results=form, status=400)
     try:
-        sheet = read_upload(*_read(request, form))
+        sheet = read_upload(*_read(request, form), rating=True)
     except Refused as refused:
         form.add_error("file", refusal_text(refused))
         return _index(request, event, results=form, status=400)

@@ -171,6 +171,9 @@ def _entry_rows(
         notes.append(_("Columns not read: %(columns)s.") % {"columns": ", ".join(ignored)})
     entries = {e.number: e for e in stage_entries(event, stage).prefetch_related(roster())}
     current = {r.entry_id: r for r in current_results(event, stage.key, round)}
+    named: dict[str, list[int]] = defaultdict(list)
+    for found in entries.values():
+        named[team_key(found.name)].append(found.number)
     rows: list[ResultRow] = []
     seen: dict[int, int] = {}
     for number, record in records:
@@ -179,7 +182,16 @@ def _entry_rows(
         extra = extra_cells(sheet, number)
         if extra:
             row.issues.append(extra)
+        row.notes += sheet.cell_notes.get(number, [])
         text = (record.get("id") or "").strip().removeprefix("#")
+        name = (record.get("name") or "").strip()
+        if not text and name and sheet.by_name:
+            # The rating site's table has no entry numbers: its teams are found by name.
+            found = named.get(team_key(name), [])
+            if len(found) != 1:
+                row.issues.append(_unnamed(number, name, found, stage))
+                continue
+            text = str(found[0])
         if not text:
             row.issues.append(Issue(number, "id", _("every row needs an id (the entry number)")))
             continue
@@ -238,6 +250,26 @@ def _entry_rows(
                 r.issues += by_row.get(r.row, [])
             general += rest
     return rows, general, notes
+
+
+def team_key(name: str) -> str:
+    """A team name as matched (as the ChGK import matches it): case and spacing do not matter."""
+    return " ".join(name.split()).casefold()
+
+
+def _unnamed(number: int, name: str, found: list[int], stage: Stage) -> Issue:
+    if found:
+        numbers = ", ".join(f"#{n}" for n in sorted(found))
+        text = _("“%(name)s” names several entries (%(numbers)s)") % {
+            "name": name,
+            "numbers": numbers,
+        }
+    else:
+        text = _("“%(name)s” is not a team of %(stage)s: register it first") % {
+            "name": name,
+            "stage": stage.title,
+        }
+    return Issue(number, "name", text)
 
 
 def _action(row: ResultRow, current: Result | None, reason: str) -> None:

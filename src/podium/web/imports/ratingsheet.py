@@ -1,0 +1,244 @@
+"""The rating site's tournament table (its XLSX workbook or its CSV export), read into masks.
+
+Vocabulary:
+- block: a header row ``Team ID, Название, Город, Тур, 1 … n`` and the team rows under it, up
+  to the next header. The site writes either every tour as a block on one worksheet, or one
+  worksheet per tour; both are read the same way, worksheet by worksheet, block by block.
+- tour: the ``Тур`` cell of a team row (the block's order when there is no such column); a
+  tour's questions are its block's numbered columns, in their numbers' order.
+- mark cell: one question of one team: ``1`` taken, ``0`` or blank not taken, ``X`` withdrawn,
+  ``?`` disputed.
+- written-in answer: a mark cell holding a text of at least ``MIN_ANSWER`` characters with a
+  letter in it (``А. Кристи``, a link): the venue wrote the team's answer instead of a mark,
+  so the question is disputed (``?``) and a note names the cell and the answer.
+- stray cell: any other value in a mark cell (``с``, ``BH``, a Cyrillic ``о`` for 0, ``2``,
+  a formula's error such as ``#REF!``):
+  nobody can tell which mark was meant, so the file is refused, naming the cell's address
+  (``Sheet1!F12`` in a workbook, ``row 12, column F`` in a CSV).
+- unscored team: a team with no row in a tour (or only blank marks there): its marks in that
+  tour are ``0`` and a note says so; it stays in the file's order, where the site put it.
+- rating team: one team of the file with its mask over all tours (tour by tour), the row where
+  it first appears (``line``) and the notes of its cells.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+from podium.web.imports import workbook
+from podium.web.imports.workbook import column_letter
+
+MIN_ANSWER = 3  # "с", "о", "BH": a stray letter or two; "США", "пес": an answer
+MAX_ROWS = 5000
+MAX_COLUMNS = 200
+MARKS = {"1": "1", "0": "0", "": "0", "X": "X", "?": "?"}
+# A formula's error shown in a cell: letters, but no answer anybody wrote.
+ERRORS = frozenset(
+    ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#SPILL!", "#CALC!")
+)
+_ID = ("team id", "id")
+_NAME = "название"
+_TOUR = "тур"
+
+Table = Sequence[tuple[int, Sequence[str]]]
+
+
+class RatingSheetRefused(ValueError):
+    """The table is the rating site's but cannot be read; ``message`` names the cell."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
+
+
+@dataclass
+class RatingTeam:
+    line: int  # the row (of its first worksheet) where the team first appears
+    rating_id: str
+    name: str
+    tours: dict[str, str] = field(default_factory=dict)  # tour → its marks
+    notes: list[str] = field(default_factory=list)
+    mask: str = ""
+
+
+@dataclass(frozen=True)
+class RatingTable:
+    teams: tuple[RatingTeam, ...]
+    tours: tuple[tuple[str, int], ...]  # each tour and its number of questions, in order
+
+    @property
+    def questions(self) -> int:
+        return sum(n for _tour, n in self.tours)
+
+
+@dataclass
+class _Block:
+    id: int | None
+    name: int
+    tour: int | None
+    questions: list[tuple[int, int]]  # (question number, column), by number
+    order: str  # the tour when a row has no Тур cell
+
+
+def _header(cells: Sequence[str], order: str) -> _Block | None:
+    """The block a header row opens, or None when the row is no such header."""
+    lowered = [c.strip().lstrip("\ufeff").casefold() for c in cells]
+    if _NAME not in lowered:
+        return None
+    numbered = [(int(c), i) for i, c in enumerate(lowered) if c.isdigit()]
+    if not numbered:
+        return None
+    return _Block(
+        id=next((lowered.index(k) for k in _ID if k in lowered), None),
+        name=lowered.index(_NAME),
+        tour=lowered.index(_TOUR) if _TOUR in lowered else None,
+        questions=sorted(numbered),
+        order=order,
+    )
+
+
+def is_rating_table(table: Table) -> bool:
+    """Whether the first row with a value is a block's header (the site's layout)."""
+    first = next((cells for _n, cells in table if any(c.strip() for c in cells)), None)
+    return first is not None and _header(first, "1") is not None
+
+
+def _cell(cells: Sequence[str], index: int | None) -> str:
+    return cells[index].strip() if index is not None and index < len(cells) else ""
+
+
+class _Reader:
+    def __init__(self, address: str) -> None:
+        self.address = address  # "%(sheet)s!%(cell)s" or "row %(row)d, column %(column)s"
+        self.teams: dict[str, RatingTeam] = {}
+        self.tours: dict[str, int] = {}
+
+    def where(self, sheet: str, row: int, column: int) -> str:
+        letter = column_letter(column)
+        if self.address == "csv":
+            return str(_("row %(row)d, column %(column)s") % {"row": row, "column": letter})
+        # As a spreadsheet program writes it: a title with a space or a sign in quotes.
+        title = sheet if sheet.isalnum() else "'{}'".format(sheet.replace("'", "''"))
+        return f"{title}!{letter}{row}"
+
+    def refuse(self, where: str, text: str) -> RatingSheetRefused:
+        return RatingSheetRefused(f"{where}: {text}")
+
+    def sheet(self, title: str, table: Table) -> None:
+        block: _Block | None = None
+        for row, cells in table:
+            if not any(c.strip() for c in cells):
+                continue
+            opened = _header(cells, str(len(self.tours) + 1))
+            if opened is not None:
+                block = opened
+                continue
+            if block is None:
+                raise self.refuse(
+                    self.where(title, row, 0),
+                    _("a team row before any header row (Team ID, Название, Город, Тур, 1 … n)"),
+                )
+            self.team_row(title, row, cells, block)
+
+    def team_row(self, title: str, row: int, cells: Sequence[str], block: _Block) -> None:
+        name = _cell(cells, block.name)
+        if not name:
+            raise self.refuse(self.where(title, row, block.name), _("the team has no name"))
+        rating_id = _cell(cells, block.id)
+        if rating_id and not rating_id.isdigit():
+            raise self.refuse(
+                self.where(title, row, block.id or 0),
+                _("“%(value)s” is not a team number of the rating site") % {"value": rating_id},
+            )
+        tour = _cell(cells, block.tour) or block.order
+        known = self.tours.setdefault(tour, len(block.questions))
+        if known != len(block.questions):
+            raise self.refuse(
+                self.where(title, row, block.tour or 0),
+                _("tour %(tour)s has %(n)d questions here but %(known)d in an earlier block")
+                % {"tour": tour, "n": len(block.questions), "known": known},
+            )
+        key = rating_id or name.casefold()
+        team = self.teams.setdefault(key, RatingTeam(row, rating_id, name))
+        if tour in team.tours:
+            raise self.refuse(
+                self.where(title, row, block.name),
+                _("“%(name)s” has a second row for tour %(tour)s") % {"name": name, "tour": tour},
+            )
+        texts = [(self.where(title, row, c), _cell(cells, c)) for _n, c in block.questions]
+        if not any(text for _where, text in texts):
+            team.notes.append(self.unscored(name, tour))
+        team.tours[tour] = "".join(self.mark(team, where, text) for where, text in texts)
+
+    @staticmethod
+    def unscored(name: str, tour: str) -> str:
+        return str(
+            _(
+                "“%(name)s” has no marks in tour %(tour)s: read as not taken; the team keeps "
+                "its place in the list"
+            )
+            % {"name": name, "tour": tour}
+        )
+
+    def mark(self, team: RatingTeam, where: str, text: str) -> str:
+        mark = MARKS.get(text.upper() if text in ("x", "X") else text)
+        if mark is not None:
+            return mark
+        answer = len(text) >= MIN_ANSWER and any(c.isalpha() for c in text)
+        if answer and text.upper() not in ERRORS:
+            team.notes.append(
+                _("%(cell)s: the answer “%(answer)s” is written in; read as disputed (?)")
+                % {"cell": where, "answer": text[:60]}
+            )
+            return "?"
+        raise self.refuse(
+            where,
+            _(
+                "“%(value)s” is not a mark: write 1 (taken), 0 or nothing (not taken), X "
+                "(withdrawn) or ? (disputed), or the team's answer in words"
+            )
+            % {"value": text[:60]},
+        )
+
+    def result(self) -> RatingTable:
+        if not self.teams:
+            raise RatingSheetRefused(_("The rating site's table lists no team."))
+        for team in self.teams.values():
+            for tour, questions in self.tours.items():
+                if tour not in team.tours:
+                    team.notes.append(self.unscored(team.name, tour))
+                    team.tours[tour] = "0" * questions
+            team.mask = "".join(team.tours[tour] for tour in self.tours)
+        return RatingTable(tuple(self.teams.values()), tuple(self.tours.items()))
+
+
+def read_tables(tables: Sequence[tuple[str, Table]], address: str = "xlsx") -> RatingTable:
+    """The teams of the rating site's table, worksheet by worksheet (``address`` ``"csv"``
+    names cells by row and column); ``RatingSheetRefused`` naming the cell otherwise."""
+    reader = _Reader(address)
+    for title, table in tables:
+        if len(table) > MAX_ROWS:  # the readers stop one row past the bound
+            raise RatingSheetRefused(
+                _("The table “%(sheet)s” has more than %(max)d rows; split it.")
+                % {"sheet": title or _("CSV"), "max": MAX_ROWS}
+            )
+        reader.sheet(title, table)
+    return reader.result()
+
+
+def read_workbook(data: bytes) -> list[tuple[str, workbook.Table]]:
+    """Every worksheet of a workbook, within ``podium.web.imports.workbook``'s budgets.
+    ``RatingSheetRefused`` for a broken budget or a file that is no workbook."""
+    try:
+        sheets = workbook.read_all(data, MAX_ROWS, MAX_COLUMNS)
+    except workbook.WorkbookRefused as refused:
+        raise RatingSheetRefused(refused.message) from None
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, ValueError, OSError, EOFError):
+        raise RatingSheetRefused(
+            _("This file is not an Excel workbook (.xlsx) that Podium can read.")
+        ) from None
+    return sheets

@@ -1,0 +1,251 @@
+"""The web results import reads the rating site's ChGK table (``podium.web.imports.ratingsheet``):
+both workbook layouts and the CSV export, teams found by name, a note per written-in answer, a
+stray mark refused by its cell with nothing recorded, and hostile sizes refused quickly.
+
+Hand-worked (deti-kolomny, one tour of 15 questions = the table's three tours of five; see
+``rating_table`` in ``tests/conftest.py``): Сфинкс 10 taken (question 7 written in, "А.
+Кристи", disputed), Авось 7 (no row in tour 3), И 4 → places 1, 2, 3.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from podium.web.imports.files import FileRefused, read_upload
+from podium.web.imports.ratingsheet import RatingSheetRefused, read_tables
+from podium.web.models import AuditEntry, Result, Round
+from podium.web.selectors.results import standings_as_of
+from podium.web.services.imports import ImportRefused, results_import, results_preview
+
+TOUR = "chgk-tour"
+NOTE = "the answer “А. Кристи” is written in; read as disputed (?)"
+UNSCORED = "“Авось” has no marks in tour 3: read as not taken; the team keeps its place in the list"
+
+
+@pytest.fixture
+def club(make_event: Any, make_user: Any, add_entry: Any) -> Any:
+    event = make_event("deti-kolomny", organizer=make_user("olga"))
+    Round.objects.get_or_create(event=event, stage=TOUR, number=1,
+                                defaults={"starts_at": event.starts_at})  # fmt: skip
+    for number, name in [(1, "Сфинкс"), (2, "авось"), (3, "И")]:
+        add_entry(event, number, name, category="teams")
+    return event
+
+
+def boss(event: Any) -> Any:
+    return event.roles.get(role="organizer").user
+
+
+def table(event: Any) -> list[tuple[int, str, int, int]]:
+    [t] = standings_as_of(event, TOUR, 1).tables
+    return [(int(r.entry.id), r.entry.name, r.rank, r.entry.metrics["questions"]) for r in t.rows]
+
+
+@pytest.mark.parametrize(
+    ("layout", "name", "cell", "row"),
+    [
+        ("blocks", "tournament.xlsx", "Sheet1!F7", 2),
+        ("sheets", "tournament.xlsx", "'Тур 2'!F2", 2),
+        ("csv", "tournament.csv", "row 7, column F", 2),
+    ],
+)
+def test_the_rating_sites_table_is_previewed_and_imported(
+    club: Any, rating_table: Any, layout: str, name: str, cell: str, row: int
+) -> None:
+    sheet = read_upload(name, rating_table(layout), rating=True)
+    assert sheet.note == (
+        "Read as the rating site's ChGK table: 3 teams, 3 tours, 15 questions; teams are found "
+        "by their names."
+    )
+    plan = results_preview(event=club, stage=TOUR, round=1, sheet=sheet, by=boss(club))
+    assert plan.ok, [(i.row, i.column, i.message) for i in plan.issues]
+    assert [(r.subject, r.cells["mask"], r.notes) for r in plan.rows] == [
+        ("#1 Сфинкс", "110101?01011111", [f"{cell}: {NOTE}"]),
+        ("#3 И", "010000000010101", []),
+        ("#2 авось", "111111100000000", [UNSCORED]),  # names match in any case
+    ]
+    assert plan.rows[0].row == row
+    results_import(event=club, stage=TOUR, round=1, sheet=sheet, by=boss(club), token="r")
+    assert table(club) == [(1, "Сфинкс", 1, 10), (2, "авось", 2, 7), (3, "И", 3, 4)]
+    assert Result.objects.count() == 3
+
+
+def test_a_team_not_in_the_event_is_named_and_nothing_is_recorded(
+    club: Any, rating_table: Any
+) -> None:
+    club.entries.filter(number=3).delete()
+    sheet = read_upload("t.xlsx", rating_table("blocks"), rating=True)
+    plan = results_preview(event=club, stage=TOUR, round=1, sheet=sheet, by=boss(club))
+    assert [(i.row, i.column, i.message) for i in plan.issues] == [
+        (3, "name", "“И” is not a team of ChGK tour: register it first"),
+    ]
+    with pytest.raises(ImportRefused):
+        results_import(event=club, stage=TOUR, round=1, sheet=sheet, by=boss(club), token="x")
+    assert (Result.objects.count(), AuditEntry.objects.count()) == (0, 0)
+
+
+@pytest.mark.parametrize(
+    ("layout", "change", "said"),
+    [
+        ("blocks", {(3, 0, 2): "о"}, "Sheet1!G12: “о” is not a mark"),
+        ("blocks", {(1, 1, 0): "с"}, "Sheet1!E3: “с” is not a mark"),
+        ("sheets", {(2, 2, 4): "BH"}, "'Тур 2'!I4: “BH” is not a mark"),
+        ("csv", {(3, 1, 0): "0,5"}, "row 13, column E: “0,5” is not a mark"),
+    ],
+)
+def test_a_stray_mark_is_refused_by_its_cell(
+    club: Any, rating_table: Any, layout: str, change: Any, said: str
+) -> None:
+    name = "t.csv" if layout == "csv" else "t.xlsx"
+    with pytest.raises(FileRefused) as refused:
+        read_upload(name, rating_table(layout, change), rating=True)
+    assert refused.value.message.startswith(f"{said}: write 1 (taken), 0 or nothing")
+    assert (Result.objects.count(), AuditEntry.objects.count()) == (0, 0)
+
+
+def test_the_upload_page_reads_the_workbook_and_shows_the_notes(
+    club: Any, rating_table: Any
+) -> None:
+    client = Client()
+    client.force_login(boss(club))
+    upload = io.BytesIO(rating_table("blocks"))
+    upload.name = "9737-29-Oct-2023.xlsx"
+    response = client.post(
+        reverse("imports:results_upload", kwargs={"slug": club.slug}),
+        {"results-target": f"{TOUR}:1", "results-file": upload},
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    html = client.get(response["Location"]).content.decode()
+    assert "not column names" not in html
+    assert "Read as the rating site&#x27;s ChGK table: 3 teams, 3 tours, 15 questions" in html
+    assert f"Sheet1!F7: {NOTE}".replace("(?)", "(?)") in html
+    assert "Ready: 3 to record, 0 to correct, 0 unchanged; nothing is saved yet." in html
+
+
+def test_a_table_of_too_many_cells_is_refused_quickly(bounded: Any, huge_rating_book: Any) -> None:
+    data = huge_rating_book(6000)  # 240,000 cells: over the workbook's 200,000
+    refused = bounded(lambda: read_upload("big.xlsx", data, rating=True))
+    assert isinstance(refused, FileRefused)
+    assert "has more than 200,000 cells" in refused.message
+
+
+def test_a_table_of_too_many_rows_is_refused_quickly(bounded: Any, huge_rating_book: Any) -> None:
+    data = huge_rating_book(5001, width=10)
+    refused = bounded(lambda: read_upload("big.xlsx", data, rating=True))
+    assert isinstance(refused, FileRefused)
+    assert refused.message == "The table “Sheet1” has more than 5000 rows; split it."
+
+
+def test_a_csv_of_too_many_rows_is_refused_quickly(bounded: Any) -> None:
+    row = "1;A;B;1;" + ";".join("1" * 10) + "\n"
+    data = ("Team ID;Название;Город;Тур;" + ";".join(map(str, range(1, 11))) + "\n").encode()
+    data += (row * 6000).encode()
+    refused = bounded(lambda: read_upload("big.csv", data, rating=True))
+    assert isinstance(refused, FileRefused)
+    assert refused.message == "The table “CSV” has more than 5000 rows; split it."
+
+
+VENUE_RESULTS = Path(__file__).resolve().parents[1] / "data" / "chgk" / "venue-results"
+
+
+def _venue_tables(sheet: dict[str, Any]) -> list[tuple[str, list[tuple[int, list[str]]]]]:
+    """A real venue sheet's cells laid out again as the rating site's blocks: tours of 12
+    questions (one tour when the count is not a multiple of 12), one row per team and tour."""
+    questions = sheet["questions"]
+    size = 12 if questions % 12 == 0 else questions
+    rows: list[tuple[int, list[str]]] = []
+    for tour in range(questions // size):
+        numbers = range(tour * size + 1, (tour + 1) * size + 1)
+        rows.append((len(rows) + 1, ["Team ID", "Название", "Город", "Тур", *map(str, numbers)]))
+        for team in sheet["teams"]:
+            cells = [team["raw_cells"].get(str(n), "") for n in numbers]
+            rows.append((len(rows) + 1, [str(team["team_id"]), team["name"], "", str(tour + 1),
+                                         *cells]))  # fmt: skip
+    return [("Sheet1", rows)]
+
+
+def test_the_real_venue_sheets_read_as_their_masks_or_are_refused_by_a_stray_cell() -> None:
+    """The 42 real sheets (tests/data/chgk/venue-results) came from the rating site's
+    workbooks: read again from their cells, every team's mask is the sheet's, with ``?`` where
+    an answer is written in; the 8 sheets holding a stray mark (``с``, ``о``, ``BH``, ``S``,
+    ``9``) are refused, naming its cell."""
+    read, refused = 0, []
+    for path in sorted(VENUE_RESULTS.glob("*.json")):
+        sheet = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            found = read_tables(_venue_tables(sheet))
+        except RatingSheetRefused as exc:
+            refused.append(exc.message.split(": ", 2)[:2])
+            continue
+        read += 1
+        by_id = {t.rating_id: t for t in found.teams}
+        for team in sheet["teams"]:
+            expected = list(team["mask"])
+            for written in team["controversial_answers_in_cells"]:
+                expected[written["question"] - 1] = "?"
+            assert by_id[str(team["team_id"])].mask == "".join(expected), path.name
+    assert read == 34
+    assert sorted(value.split("”")[0].lstrip("“") for _cell, value in refused) == [
+        "9", "BH", "S", "о", "с", "с", "с", "с",
+    ]  # fmt: skip
+    assert all(cell.startswith("Sheet1!") for cell, _value in refused)
+
+
+HEADER = ["Team ID", "Название", "Город", "Тур", "1", "2", "3"]
+
+
+@pytest.mark.parametrize(
+    ("rows", "said"),
+    [
+        (
+            [["7", "Лисы", "", "1", "1", "0", "1"]],
+            "Sheet1!A1: a team row before any header row (Team ID, Название, Город, Тур, 1 … n)",
+        ),
+        ([HEADER, ["7", "", "", "1", "1", "0", "1"]], "Sheet1!B2: the team has no name"),
+        (
+            [HEADER, ["7a", "Лисы", "", "1", "1", "0", "1"]],
+            "Sheet1!A2: “7a” is not a team number of the rating site",
+        ),
+        (
+            [HEADER, ["7", "Лисы", "", "1", "1", "0", "1"], ["7", "Лисы", "", "1", "1", "1", "1"]],
+            "Sheet1!B3: “Лисы” has a second row for tour 1",
+        ),
+        (
+            [
+                HEADER,
+                ["7", "Лисы", "", "1", "1", "0", "1"],
+                HEADER[:-1],
+                ["7", "Лисы", "", "1", "1", "0"],
+            ],
+            "Sheet1!D4: tour 1 has 2 questions here but 3 in an earlier block",
+        ),
+        ([HEADER, ["7", "Лисы", "", "1", "#REF!", "0", "1"]], "Sheet1!E2: “#REF!” is not a mark"),
+    ],
+    ids=["no-header", "no-name", "bad-id", "twice", "tour-length", "error-cell"],
+)
+def test_a_table_that_cannot_be_read_is_refused_by_its_cell(
+    rows: list[list[str]], said: str
+) -> None:
+    table = [(n, row) for n, row in enumerate(rows, start=1)]
+    with pytest.raises(RatingSheetRefused) as refused:
+        read_tables([("Sheet1", table)])
+    assert refused.value.message.startswith(said)
+
+
+def test_teams_without_a_rating_number_are_told_apart_by_name() -> None:
+    table = [(1, HEADER), (2, ["", "Лисы", "", "1", "1", "x", "?"]), (3, ["", "Совы", "", "1"])]
+    found = read_tables([("Sheet1", table)])
+    assert [(t.line, t.name, t.mask) for t in found.teams] == [
+        (2, "Лисы", "1X?"),
+        (3, "Совы", "000"),
+    ]
+    assert found.teams[1].notes == [
+        "“Совы” has no marks in tour 1: read as not taken; the team keeps its place in the list"
+    ]
