@@ -179,7 +179,7 @@ def build_table(
     for p in placed:
         e = p.entry
         off_rank, off_rank_to = official.get(e.id, NO_PLACE)
-        points = None
+        points = e.points if e.official else None
         if points_of is not None and off_rank is not None and off_rank_to is not None:
             points = points_of(off_rank, off_rank_to)
         decision = decisions.get(e.id) if decisions else None

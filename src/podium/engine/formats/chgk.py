@@ -51,6 +51,7 @@ from podium.engine.standings import NO_PLACE, SpanPoints, Table, build_table, pl
 from podium.rules.schema import ChgkSeasonStage, ChgkTourStage, Rulebook, Stage
 
 PLAYOFF = "playoff"
+QUESTION_RATING = "question-rating"  # the criterion's key (``podium.engine.criteria``)
 MARKS = {"1": _("taken"), "0": _("not taken"), "X": _("withdrawn"), "?": _("disputed")}
 _MARKS_HELP = Joined(
     tuple(
@@ -260,6 +261,21 @@ def _mask_notes(mask: Mask | None, clause: str | None) -> tuple[Reason, ...]:
     return tuple(notes)
 
 
+def tour_length(stage: ChgkTourStage, rows: Sequence[RawRow]) -> int:
+    """The number of questions of one tour: the rulebook's ``questions``, or, when the rulebook
+    lets tours vary (``max_questions``), the length of the tour's first mask within that bound
+    (the other masks must agree; ``parse_mask`` names those that do not). A tour given by counts
+    only is checked against the bound."""
+    longest = stage.max_questions
+    if longest is None:
+        return stage.questions
+    for row in rows:
+        length = len((row.cells.get("mask") or "").strip())
+        if 1 <= length <= longest:
+            return length
+    return longest
+
+
 def tour_entries(
     rulebook: Rulebook,
     stage: ChgkTourStage,
@@ -274,7 +290,8 @@ def tour_entries(
     by_line = {row.line: row for row in rows}
     entries: list[Entry] = []
     scores: dict[int, Message] = {}  # a tour's teams share a few counts: one score for each
-    for result in read_tour(rows, competitors, stage.questions, problems):
+    results = read_tour(rows, competitors, tour_length(stage, rows), problems)
+    for result in results:
         team = result.competitor
         klass, outside = classify(team, problems)
         notes = _mask_notes(result.mask, clause)
@@ -290,7 +307,75 @@ def tour_entries(
         # By position, in the order of Entry's fields: one is made per team and tour.
         entries.append(Entry(team.id, team.name, {"questions": taken}, score, "all", klass,
                              outside, notes))  # fmt: skip
+    rating = _rating_clause(stage)
+    if rating is not None:
+        entries = with_question_rating(entries, results, by_line, rating, reader)
     return entries
+
+
+# --- The question rating --------------------------------------------------------------------
+
+
+def _rating_clause(stage: ChgkTourStage) -> tuple[str | None] | None:
+    """The clause of the question-rating criterion when the stage ranks by it (else ``None``):
+    the rating is worked out only where a rulebook reads it."""
+    for criterion in stage.ranking.criteria:
+        if criterion.key == QUESTION_RATING:
+            return (criterion.clause or stage.ranking.clause,)
+    return None
+
+
+def with_question_rating(
+    entries: Sequence[Entry],
+    results: Sequence[TourResult],
+    by_line: Mapping[int, RawRow],
+    clause: tuple[str | None],
+    reader: Reader,
+) -> list[Entry]:
+    """The entries with their question rating: a question taken by k of the tour's N official
+    teams is worth N − k + 1, and a team's rating is the sum over the questions it took. A
+    withdrawn question is nobody's; a disputed one is not taken until its verdict; a team whose
+    tour counts 0 under a sanction rates 0 (its answers still count in k: they say how hard the
+    question was). A team given by a count only has no mask to rate: a problem of its row."""
+    masks = {r.competitor.id: r.mask for r in results}
+    official = [e for e in entries if e.official]
+    n = len(official)
+    taken_by: list[int] = []
+    for entry in official:
+        mask = masks.get(entry.id)
+        if mask is None:
+            continue
+        if len(taken_by) < len(mask.marks):
+            taken_by.extend([0] * (len(mask.marks) - len(taken_by)))
+        for i, mark in enumerate(mask.marks):
+            if mark == "1":
+                taken_by[i] += 1
+    worth = [n - k + 1 for k in taken_by]
+    rated: list[Entry] = []
+    for entry, result in zip(entries, results, strict=True):
+        mask = result.mask
+        if mask is None:
+            row = by_line[result.competitor.line]
+            reader.problems.add(
+                reader.where(row, "mask"),
+                _("the question rating needs the team's mask, not only its count"),
+            )
+            rated.append(entry)
+            continue
+        terms = [worth[i] for i, mark in enumerate(mask.marks) if mark == "1"]
+        sanctioned = entry.metrics["questions"] != result.taken
+        value = 0 if sanctioned else sum(terms)
+        if sanctioned or not terms:
+            text = _("Question rating: 0 (no question counted; a question taken by k of %(n)s "
+                     "teams is worth %(n)s − k + 1)", n=n)  # fmt: skip
+        else:
+            text = _("Question rating: %(terms)s = %(rating)s (a question taken by k of %(n)s "
+                     "teams is worth %(n)s − k + 1)", terms=" + ".join(str(t) for t in terms),
+                     rating=value, n=n)  # fmt: skip
+        metrics = {**entry.metrics, "question_rating": value}
+        notes = (*entry.notes, Reason(clause[0], text))
+        rated.append(entry._replace(metrics=metrics, notes=notes))
+    return rated
 
 
 def _sanction_note(rulebook: Rulebook, taken: int) -> Reason:
@@ -671,6 +756,7 @@ def _season_entry(
         metrics={"points": points, "season_questions": questions, "place_sum": place_sum},
         score=_("%(points)s pts (%(questions)s q)", points=points, questions=questions),
         notes=tuple(notes),
+        points=points,
     )
 
 

@@ -457,6 +457,10 @@ def _format_lines(stage: s.Stage, rulebook: s.Rulebook) -> list[RuleLine]:
         text = ngettext(
             "A tour of %(n)d question.", "A tour of %(n)d questions.", stage.questions
         ) % {"n": stage.questions}
+        if stage.max_questions is not None:
+            text = _(
+                "A tour of %(n)d questions unless its masks give another length, up to %(max)d."
+            ) % {"n": stage.questions, "max": stage.max_questions}
         lines.append(RuleLine(text))
     elif isinstance(stage, s.ChgkSeasonStage):
         tour = rulebook.stage(stage.tour)
