@@ -25,10 +25,12 @@ Vocabulary:
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from itertools import islice
 from typing import NamedTuple
 
 from podium.engine.classification import Classifier
@@ -59,6 +61,9 @@ _MARKS_HELP = Joined(
     )
 )
 _MARK_SET = frozenset(MARKS)
+_FAULTS = 5  # wrong marks named one by one in a refusal; the rest are counted
+_SHOWN = 60  # marks of a refused mask shown in its message
+_WRONG = re.compile(r"[^10X?]")  # sought in C: a good mark can precede a wrong one by millions
 
 
 # --- Masks ----------------------------------------------------------------------------------
@@ -96,17 +101,25 @@ def parse_mask(text: str, questions: int) -> Mask:
     # Masks are nearly all good: one check in C passes them, the faults are sought only if not.
     if len(marks) == questions and _MARK_SET.issuperset(marks):
         return Mask(marks)
+    # A hostile cell can hold millions of marks: the message names the first few faults and
+    # shows the start of the mask, so its size does not grow with the cell's.
+    wrong = len(marks) - sum(marks.count(m) for m in MARKS)
     faults: list[Value] = [
         _("'%(mark)s' at question %(n)s", mark=m, n=i)
-        for i, m in enumerate(marks, 1)
-        if m not in MARKS
+        for i, m in ((f.start() + 1, f.group()) for f in islice(_WRONG.finditer(marks), _FAULTS))
     ]
+    if wrong > _FAULTS:
+        more = wrong - _FAULTS
+        faults.append(
+            ngettext("%(more)s more wrong mark", "%(more)s more wrong marks", more, more=more)
+        )
     if faults:
         faults[-1] = _("%(fault)s (marks are %(marks)s)", fault=faults[-1], marks=_MARKS_HELP)
     if len(marks) != questions:
         faults.append(_("%(count)s marks, but the tour has %(n)s questions", count=len(marks),
                         n=questions))  # fmt: skip
-    raise MessageError(_("mask '%(mask)s' has %(faults)s", mask=marks,
+    shown = marks if len(marks) <= _SHOWN else marks[: _SHOWN - 1] + "…"
+    raise MessageError(_("mask '%(mask)s' has %(faults)s", mask=shown,
                          faults=Joined(tuple(faults), "; ")))  # fmt: skip
 
 
