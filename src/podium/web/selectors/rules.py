@@ -376,6 +376,9 @@ def _criterion(key: str) -> str:
         "high-game-3": _("the higher third-best game"),
         "low-game-3": _("the higher third-lowest game"),
         "questions": _("more questions taken"),
+        "question-rating": _(
+            "the higher question rating (a question taken by k of N teams is worth N − k + 1)"
+        ),
         "points": _("more points"),
         "season-questions": _("more questions taken over the season"),
         "season-place-sum": _("the lower sum of places over all tours"),
