@@ -603,9 +603,17 @@ def test_a_rulebook_with_max_questions_takes_each_tour_length_from_its_masks() -
         ("c", 12, 1, 2),
         ("b", 3, 3, 3),
     ]
+    assert by_id(twelve)["c"].entry.notes == (
+        Reason(None, "A tour of 12 questions, as its masks give (the rulebook allows up to 36)"),
+    )
     # The same rulebook takes an 18-question tour.
     eighteen = tour(book, rows({"id": "a", "name": "A", "mask": "1" * 18}))
     assert eighteen.rows[0].entry.metrics["questions"] == 18
+    counts = tour(book, rows({"id": "a", "name": "A", "questions": "20"}))
+    assert counts.rows[0].entry.notes[0].text == (
+        "Tour given by counts only: each is checked against the longest tour the rulebook "
+        "allows, 36 questions"
+    )
 
 
 def test_masks_of_one_tour_must_agree_on_its_length_and_stay_within_the_bound() -> None:

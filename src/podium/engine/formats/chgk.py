@@ -303,11 +303,15 @@ def tour_entries(
     by_line = {row.line: row for row in rows}
     entries: list[Entry] = []
     scores: dict[int, Message] = {}  # a tour's teams share a few counts: one score for each
-    results = read_tour(rows, competitors, tour_length(stage, rows), problems)
+    length = tour_length(stage, rows)
+    results = read_tour(rows, competitors, length, problems)
+    length_note = _length_note(stage, length, results)
     for result in results:
         team = result.competitor
         klass, outside = classify(team, problems)
         notes = _mask_notes(result.mask, clause)
+        if length_note is not None:
+            notes = (length_note, *notes)
         taken = result.taken
         score = scores.get(taken) or scores.setdefault(taken, _("%(n)s q", n=taken))
         row = by_line[team.line]
@@ -320,29 +324,35 @@ def tour_entries(
         # By position, in the order of Entry's fields: one is made per team and tour.
         entries.append(Entry(team.id, team.name, {"questions": taken}, score, "all", klass,
                              outside, notes))  # fmt: skip
-    rating = _rating_clause(stage)
-    if rating is not None:
-        entries = with_question_rating(entries, results, by_line, rating, reader)
+    rating = next((c for c in stage.ranking.criteria if c.key == QUESTION_RATING), None)
+    if rating is not None:  # worked out only where a rulebook ranks by it
+        rating_clause = rating.clause or stage.ranking.clause
+        entries = with_question_rating(entries, results, by_line, rating_clause, reader)
     return entries
 
 
+def _length_note(stage: ChgkTourStage, length: int, results: Sequence[TourResult]) -> Reason | None:
+    """Where the rulebook lets tours vary, why this tour has the length it has."""
+    longest = stage.max_questions
+    if longest is None:
+        return None
+    if any(r.mask is not None for r in results):
+        text = _("A tour of %(n)s questions, as its masks give (the rulebook allows up to "
+                 "%(max)s)", n=length, max=longest)  # fmt: skip
+    else:
+        text = _("Tour given by counts only: each is checked against the longest tour the "
+                 "rulebook allows, %(max)s questions", max=longest)  # fmt: skip
+    return Reason(stage.clause, text)
+
+
 # --- The question rating --------------------------------------------------------------------
-
-
-def _rating_clause(stage: ChgkTourStage) -> tuple[str | None] | None:
-    """The clause of the question-rating criterion when the stage ranks by it (else ``None``):
-    the rating is worked out only where a rulebook reads it."""
-    for criterion in stage.ranking.criteria:
-        if criterion.key == QUESTION_RATING:
-            return (criterion.clause or stage.ranking.clause,)
-    return None
 
 
 def with_question_rating(
     entries: Sequence[Entry],
     results: Sequence[TourResult],
     by_line: Mapping[int, RawRow],
-    clause: tuple[str | None],
+    clause: str | None,
     reader: Reader,
 ) -> list[Entry]:
     """The entries with their question rating: a question taken by k of the tour's N official
@@ -386,7 +396,7 @@ def with_question_rating(
                      "teams is worth %(n)s − k + 1)", terms=" + ".join(str(t) for t in terms),
                      rating=value, n=n)  # fmt: skip
         metrics = {**entry.metrics, "question_rating": value}
-        notes = (*entry.notes, Reason(clause[0], text))
+        notes = (*entry.notes, Reason(clause, text))
         rated.append(entry._replace(metrics=metrics, notes=notes))
     return rated
 
