@@ -218,3 +218,34 @@ def test_simulate_refuses_an_unknown_stage_and_bad_counts() -> None:
     result = run("simulate", "cz-jigsaw", "--stage", "team", "--format", "xml")
     assert result.exit_code == 2
     assert "error: --format is text or json, not 'xml'" in result.stderr
+
+
+def test_check_takes_the_question_rating_and_tours_of_any_length(tmp_path: Path) -> None:
+    preset = Path(loader.__file__).parent / "presets" / "deti-kolomny.yaml"
+    text = preset.read_text("utf-8")
+    text = text.replace("    questions: 15\n", "    questions: 15\n    max_questions: 36\n", 1)
+    text = text.replace(
+        '          clause: "п. 11: … по количеству взятых командами вопросов."\n',
+        '          clause: "п. 11: … по количеству взятых командами вопросов."\n'
+        "        - key: question-rating\n",
+        1,
+    )
+    good = tmp_path / "twelve.yaml"
+    good.write_text(text, "utf-8")
+    result = run("check", str(good))
+    assert (result.exit_code, result.stderr) == (0, "")
+    misfit = tmp_path / "misfit.yaml"
+    misfit.write_text(
+        GOOD.replace("[finished, time, pieces]", "[finished, question-rating]"), "utf-8"
+    )
+    result = run("check", str(misfit))
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"{misfit}: stages[0].ranking.criteria[1]: criterion 'question-rating' does not apply to "
+        "format 'timed-solve' (it takes: finished, pieces, time)"
+    ]
+    shorter = tmp_path / "shorter.yaml"
+    shorter.write_text(text.replace("max_questions: 36", "max_questions: 12"), "utf-8")
+    result = run("check", str(shorter))
+    assert result.exit_code == 2
+    assert "max_questions 12 is less than questions 15" in result.stderr

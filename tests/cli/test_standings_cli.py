@@ -232,3 +232,33 @@ def test_chgk_tour_points_shared_to_the_thousandth(tmp_path: Path) -> None:
     for i in (9, 10, 11):
         assert rows[f"t{i}"]["points"] == 0.333
         assert (rows[f"t{i}"]["rank"], rows[f"t{i}"]["rank_to"]) == (10, 12)
+
+
+def test_points_are_the_season_sum_and_the_match_points() -> None:
+    """DESIGN §3: ``points`` holds the points the row stands on in every stage that sums them;
+    a superfinal has none."""
+    season = EXAMPLES / "deti-kolomny" / "chgk-season.csv"
+    doc = standings_json("deti-kolomny", str(season), "--stage", "chgk-season")
+    rows = doc["tables"][0]["rows"]
+    assert rows
+    assert all(r["points"] == float(r["metrics"]["points"]) for r in rows)
+    assert [(r["id"], r["points"]) for r in rows[:3]] == [
+        ("K02", 39.0),
+        ("K01", 36.5),
+        ("K04", 32.333),
+    ]
+    league = EXAMPLES / "deti-kolomny" / "brainball.csv"
+    doc = standings_json("deti-kolomny", str(league), "--stage", "brainball")
+    rows = doc["tables"][0]["rows"]
+    assert all(r["points"] == float(r["metrics"]["match_points"]) for r in rows)
+    assert [(r["id"], r["points"]) for r in rows] == [
+        ("Ноев ковчег", 13.0),
+        ("Дети Коломны", 13.0),
+        ("Ультиматум", 10.0),
+        ("Сфинкс", 10.0),
+        ("Эрудиты", 9.0),
+        ("Бесконечность", 5.0),
+    ]
+    final = EXAMPLES / "deti-kolomny" / "superfinal.csv"
+    doc = standings_json("deti-kolomny", str(final), "--stage", "superfinal")
+    assert {r["points"] for r in doc["tables"][0]["rows"]} == {None}

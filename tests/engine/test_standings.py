@@ -8,8 +8,8 @@ from podium.engine import criteria as _criteria  # noqa: F401  (registers the cr
 from podium.engine.compute import compute_standings
 from podium.engine.entries import Entry, Reason
 from podium.engine.inputs import RawRow
-from podium.engine.standings import Row, Table, build_table, split_points
-from podium.rules.loader import load, parse
+from podium.engine.standings import Row, Table, build_table, points_decimals, split_points
+from podium.rules.loader import load, parse, preset_text
 from podium.rules.schema import Points, Stage
 
 CHGK_POINTS = Points(per_place=tuple(Decimal(p) for p in (12, 10, 8, 7, 6, 5, 4, 3, 2, 1)))
@@ -220,3 +220,19 @@ def test_footnotes_join_the_reasons_of_the_rows_they_name() -> None:
     assert verdict not in a.reasons
     assert b.reasons[-1] == verdict
     assert b.reasons[:-1] == compute_standings(book, "chgk-tour", raw).tables[0].rows[1].reasons
+
+
+def test_points_decimals_follow_what_each_stage_stands_on() -> None:
+    """DESIGN §3: place points and a season's sum keep the tour's decimals; match points are
+    whole unless the rulebook gives halves; a superfinal has none (no points column)."""
+    book = load("deti-kolomny")
+    assert {s.key: points_decimals(book, s) for s in book.stages} == {
+        "chgk-tour": 3,
+        "chgk-season": 3,
+        "brainball": 0,
+        "superfinal": None,
+    }
+    halves = parse(preset_text("deti-kolomny").replace("      draw: 1\n", "      draw: 1.5\n", 1))
+    assert points_decimals(halves, halves.stage("brainball")) == 1
+    jigsaw = load("cz-jigsaw")
+    assert points_decimals(jigsaw, jigsaw.stage("team")) is None

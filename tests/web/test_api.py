@@ -419,18 +419,19 @@ def test_brainball_battles_are_recorded_and_corrected(league: dict[str, Any]) ->
     assert (stranger.status_code, set(stranger.json()["fields"])) == (422, {"team2"})
     assert Result.objects.filter(event=league["event"]).count() == 2
 
-    def order() -> list[str]:
+    def order() -> list[tuple[str, float]]:
         table = client.get(f"{base}/standings", **bearer(secret)).json()
-        return [r["name"] for r in table["tables"][0]["rows"]]
+        # DESIGN §3: a league row stands on its match points (2 a win, 1 a draw).
+        return [(r["name"], r["points"]) for r in table["tables"][0]["rows"]]
 
-    assert order() == ["Sokol", "Kometa", "Volna"]
+    assert order() == [("Sokol", 2), ("Kometa", 1), ("Volna", 1)]
     fixed = post(
         client, f"{base}/corrections",
         {"item": "b1-1-2", "cells": {"score1": "2", "score2": "4"}, "reason": "scores swapped"},
         secret, "b6",
     )  # fmt: skip
     assert fixed.status_code == 201, fixed.json()
-    assert order() == ["Volna", "Kometa", "Sokol"]
+    assert order() == [("Volna", 3), ("Kometa", 1), ("Sokol", 0)]
 
 
 def test_tokens_revoked_of_another_event_or_missing(

@@ -59,9 +59,13 @@ def mask(taken: int, questions: int = 15) -> str:
     return "1" * taken + "0" * (questions - taken)
 
 
-def make_club(make_user: Any, slug: str, questions: int = 15) -> tuple[Event, Any]:
+def make_club(
+    make_user: Any, slug: str, questions: int = 15, longest: int | None = None
+) -> tuple[Event, Any]:
+    """``longest``: the rulebook lets a tour take its masks' length, up to that many questions."""
     boss = make_user(f"boss-{slug}")
-    text = preset_text("deti-kolomny").replace("questions: 15", f"questions: {questions}", 1)
+    length = f"questions: {questions}" + (f"\n    max_questions: {longest}" if longest else "")
+    text = preset_text("deti-kolomny").replace("questions: 15", length, 1)
     event = Event.objects.create(
         slug=slug, title=slug, rulebook_key="deti-kolomny", rulebook_text=text,
         starts_at=dt.datetime(2026, 11, 1, 16, 0, tzinfo=UTC), status=Event.Status.OPEN,
@@ -344,5 +348,45 @@ def test_a_venue_sheet_with_more_questions_than_the_tour_is_refused(make_user: A
     )
     assert [str(i) for i in plan.general] == [
         "The sheet has 36 questions; a tour of ChGK tour has 15."
+    ]
+    assert Result.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "tournament-tours-8917-28-May-2023.json",  # 36 questions
+        "tournament-tours-8669-28-Dec-2022.json",  # 39
+        "tournament-tours-8871-30-Jan-2023.json",  # 45
+    ],
+)
+def test_one_rulebook_with_max_questions_imports_sheets_of_any_length(
+    name: str, make_user: Any
+) -> None:
+    data = (VENUE_RESULTS / name).read_bytes()
+    sheet = json.loads(data)
+    event, boss = make_club(make_user, "any-length", longest=45)
+    for number, t in enumerate(sheet["teams"], start=1):
+        team(event, number, t["name"])
+    plan = chgk_import(
+        event=event, stage=TOUR, round=1, rating=read_rating(data), by=boss, token="any"
+    )
+    assert plan.ok
+    assert not plan.general
+    [ranked] = standings_as_of(event, TOUR, 1).tables
+    taken = {t["name"]: t["taken"] for t in sheet["teams"]}
+    assert {r.entry.name: r.entry.metrics["questions"] for r in ranked.rows} == taken
+
+
+def test_a_sheet_longer_than_max_questions_is_refused(make_user: Any) -> None:
+    path = VENUE_RESULTS / "tournament-tours-8871-30-Jan-2023.json"
+    event, boss = make_club(make_user, "longest", longest=39)
+    for number, t in enumerate(json.loads(path.read_bytes())["teams"], start=1):
+        team(event, number, t["name"])
+    plan = chgk_preview(
+        event=event, stage=TOUR, round=1, rating=read_rating(path.read_bytes()), by=boss
+    )
+    assert [str(i) for i in plan.general] == [
+        "The sheet has 45 questions; a tour of ChGK tour has at most 39."
     ]
     assert Result.objects.count() == 0

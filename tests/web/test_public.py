@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from podium.rules.loader import preset_text
 from podium.web.models import Entry, EntryMember, Event, Person
 
 pytestmark = pytest.mark.django_db
@@ -220,3 +221,21 @@ def test_rules_page_says_how_results_become_official(make_event: Any) -> None:
     assert "Preliminary results are published 1 day after the round." in chgk
     assert "Final results only once the appeal window has closed and every verdict is in." in chgk
     assert "Played between the winners of ChGK season standings, Brainball" in chgk
+
+
+def test_rules_page_explains_tours_of_any_length_and_the_question_rating(make_event: Any) -> None:
+    text = preset_text("deti-kolomny").replace(
+        "    questions: 15\n", "    questions: 15\n    max_questions: 36\n", 1
+    )
+    text = text.replace(
+        '          clause: "п. 11: … по количеству взятых командами вопросов."\n',
+        '          clause: "п. 11: … по количеству взятых командами вопросов."\n'
+        "        - key: question-rating\n",
+        1,
+    )
+    Event.objects.filter(pk=make_event("deti-kolomny", language="en").pk).update(rulebook_text=text)
+    html = Client().get("/e/deti-kolomny/rules/").content.decode()
+    assert "A tour of 15 questions unless its masks give another length, up to 36." in html
+    assert (
+        "the higher question rating (a question taken by k of N teams is worth N − k + 1)" in html
+    )

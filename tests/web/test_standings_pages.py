@@ -716,6 +716,9 @@ def test_brainball_rows_show_entry_numbers(make_event: Any, staff: Any, add_entr
     assert alfa[:4] == ["1.", "1.", "7", "Alfa"]
     assert "unverified" in marks(row_html(html, "all", 7))  # its battle: unverified
     assert cells(row_html(html, "all", 9))[:4] == ["2.", "2.", "9", "Beta"]
+    # DESIGN §3: the row stands on its match points (2 a win, 0 a loss), in the points column.
+    assert alfa[4:6] == ["2 pts (1–0–0, 4:2)", "2"]
+    assert cells(row_html(html, "all", 9))[4:6] == ["0 pts (0–0–1, 2:4)", "0"]
 
 
 def test_staff_see_why_recorded_results_do_not_rank(cz: Any) -> None:

@@ -89,7 +89,8 @@ def print_table(standings: Standings, console: Console) -> None:
             grid.add_column(header, justify=justify)  # type: ignore[arg-type]
         for row in table.rows:
             score = row.entry.score_text
-            if row.points is not None:
+            # A season's or a league's score already says its points; place points are added.
+            if row.points is not None and row.entry.points is None:
                 score = f"{score} / {row.points} pts"
             name = row.entry.name
             if name != row.entry.id:

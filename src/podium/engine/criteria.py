@@ -134,6 +134,18 @@ class Questions(RowCriterion):
 
 
 @register
+class QuestionRating(RowCriterion):
+    """Question rating of the tour (ChGK): a question taken by k of the N official teams is
+    worth N − k + 1, and a team's rating is the sum over the questions it took; higher is better.
+    It needs every team's mask."""
+
+    key = "question-rating"
+    direction = HIGHER
+    label = _("question rating")
+    metric = "question_rating"
+
+
+@register
 class Points(RowCriterion):
     """Points collected over the season's tours; more is better."""
 

@@ -6,6 +6,7 @@ Vocabulary:
   ``None`` where it does not apply (a non-finisher has no time). Criteria read metrics.
 - class: ``official`` or the reason the entrant competes outside the official order.
 - versus: points an entry earned against each opponent, for head-to-head criteria.
+- points: the points an entry stands on when its format sums them (a season, a league).
 - reason: one line of explanation (a message, see ``podium.engine.messages``), with the clause
   of the rulebook it rests on; its text is the English sentence.
 - score: the result in the sport's own terms, for people (``1:23:45 (+20 s)``, ``487 pcs``):
@@ -73,6 +74,9 @@ class Entry(NamedTuple):
     outside: Reason | None = None
     notes: tuple[Reason, ...] = ()
     versus: Mapping[str, Number] = _NO_OPPONENTS
+    # The points the row stands on where the format sums them itself (a season's tour points,
+    # match points); a stage with points per place gives its rows those instead.
+    points: Decimal | None = None
 
     @property
     def score_text(self) -> str:

@@ -37,7 +37,7 @@ from podium.engine.ranking import (
     official_places,
     rank,
 )
-from podium.rules.schema import Points, Stage
+from podium.rules.schema import ChgkSeasonStage, HeadToHeadStage, Points, Rulebook, Stage
 
 
 class Explanation(Protocol):
@@ -179,7 +179,7 @@ def build_table(
     for p in placed:
         e = p.entry
         off_rank, off_rank_to = official.get(e.id, NO_PLACE)
-        points = None
+        points = e.points if e.official else None
         if points_of is not None and off_rank is not None and off_rank_to is not None:
             points = points_of(off_rank, off_rank_to)
         decision = decisions.get(e.id) if decisions else None
@@ -292,3 +292,20 @@ def _points_reason(place: int, place_to: int, points: Decimal, rule: Points) -> 
         points=points,
     )
     return Reason(rule.clause, text)
+
+
+def points_decimals(rulebook: Rulebook, stage: Stage) -> int | None:
+    """The decimals a stage's row points are shown with, or ``None`` where its rows stand on no
+    points (DESIGN §3): place points, a season's sum of tour points, a league's match points."""
+    if stage.points is not None:
+        return stage.points.decimals
+    if isinstance(stage, ChgkSeasonStage):
+        tour = rulebook.stage(stage.tour)
+        return tour.points.decimals if tour.points is not None else None
+    if isinstance(stage, HeadToHeadStage):
+        match = stage.match
+        exponents = [
+            int(d.normalize().as_tuple().exponent) for d in (match.win, match.draw, match.loss)
+        ]
+        return max(0, *(-e for e in exponents))
+    return None

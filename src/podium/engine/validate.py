@@ -20,7 +20,7 @@ FORMAT_CRITERIA: dict[str, frozenset[str]] = {
     "games": frozenset(
         {"total", "high-game", "low-game", "high-game-2", "low-game-2", "high-game-3", "low-game-3"}
     ),
-    "chgk-tour": frozenset({"questions"}),
+    "chgk-tour": frozenset({"questions", "question-rating"}),
     "chgk-season": frozenset({"points", "season-questions", "season-place-sum"}),
     "head-to-head": frozenset({"match-points", "head-to-head", "question-difference"}),
     "superfinal": frozenset({"questions"}),

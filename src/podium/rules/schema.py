@@ -421,8 +421,22 @@ class GamesStage(StageBase):
 
 
 class ChgkTourStage(StageBase):
+    """``questions``: a tour's length when its results do not say it. With ``max_questions``
+    each tour takes the length of its masks (1 to ``max_questions``), so one rulebook serves
+    tournaments of 12-, 15- or 18-question tours; a tour given by counts only is checked
+    against ``max_questions``."""
+
     format: Literal["chgk-tour"]
     questions: Annotated[int, Field(ge=1)]
+    max_questions: Annotated[int, Field(ge=1)] | None = None
+
+    @model_validator(mode="after")
+    def _longest(self) -> ChgkTourStage:
+        if self.max_questions is not None and self.max_questions < self.questions:
+            raise ValueError(
+                f"max_questions {self.max_questions} is less than questions {self.questions}"
+            )
+        return self
 
 
 class ChgkSeasonStage(StageBase):

@@ -113,6 +113,13 @@ def test_double_round_robin_table() -> None:
     assert teams["C"].entry.metrics["question_difference"] == 8
     assert teams["B"].entry.metrics["question_difference"] == 2
     assert teams["A"].entry.metrics["match_points"] == Decimal(10)
+    # DESIGN §3: a row stands on its match points.
+    assert {k: r.points for k, r in teams.items()} == {
+        "A": Decimal(10),
+        "B": Decimal(7),
+        "C": Decimal(7),
+        "D": Decimal(0),
+    }
     assert "Below B on match points between the tied teams: 1 against 3" in texts(teams["C"])
     assert [(n.clause, n.text) for n in teams["B"].entry.notes] == [
         ("battle of 6", "Round 1, battle 1: lost to A 2:4"),

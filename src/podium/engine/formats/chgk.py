@@ -25,10 +25,12 @@ Vocabulary:
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from itertools import islice
 from typing import NamedTuple
 
 from podium.engine.classification import Classifier
@@ -51,6 +53,7 @@ from podium.engine.standings import NO_PLACE, SpanPoints, Table, build_table, pl
 from podium.rules.schema import ChgkSeasonStage, ChgkTourStage, Rulebook, Stage
 
 PLAYOFF = "playoff"
+QUESTION_RATING = "question-rating"  # the criterion's key (``podium.engine.criteria``)
 MARKS = {"1": _("taken"), "0": _("not taken"), "X": _("withdrawn"), "?": _("disputed")}
 _MARKS_HELP = Joined(
     tuple(
@@ -58,6 +61,9 @@ _MARKS_HELP = Joined(
     )
 )
 _MARK_SET = frozenset(MARKS)
+_FAULTS = 5  # wrong marks named one by one in a refusal; the rest are counted
+_SHOWN = 60  # marks of a refused mask shown in its message
+_WRONG = re.compile(r"[^10X?]")  # sought in C: a good mark can precede a wrong one by millions
 
 
 # --- Masks ----------------------------------------------------------------------------------
@@ -95,17 +101,25 @@ def parse_mask(text: str, questions: int) -> Mask:
     # Masks are nearly all good: one check in C passes them, the faults are sought only if not.
     if len(marks) == questions and _MARK_SET.issuperset(marks):
         return Mask(marks)
+    # A hostile cell can hold millions of marks: the message names the first few faults and
+    # shows the start of the mask, so its size does not grow with the cell's.
+    wrong = len(marks) - sum(marks.count(m) for m in MARKS)
     faults: list[Value] = [
         _("'%(mark)s' at question %(n)s", mark=m, n=i)
-        for i, m in enumerate(marks, 1)
-        if m not in MARKS
+        for i, m in ((f.start() + 1, f.group()) for f in islice(_WRONG.finditer(marks), _FAULTS))
     ]
+    if wrong > _FAULTS:
+        more = wrong - _FAULTS
+        faults.append(
+            ngettext("%(more)s more wrong mark", "%(more)s more wrong marks", more, more=more)
+        )
     if faults:
         faults[-1] = _("%(fault)s (marks are %(marks)s)", fault=faults[-1], marks=_MARKS_HELP)
     if len(marks) != questions:
         faults.append(_("%(count)s marks, but the tour has %(n)s questions", count=len(marks),
                         n=questions))  # fmt: skip
-    raise MessageError(_("mask '%(mask)s' has %(faults)s", mask=marks,
+    shown = marks if len(marks) <= _SHOWN else marks[: _SHOWN - 1] + "…"
+    raise MessageError(_("mask '%(mask)s' has %(faults)s", mask=shown,
                          faults=Joined(tuple(faults), "; ")))  # fmt: skip
 
 
@@ -260,6 +274,21 @@ def _mask_notes(mask: Mask | None, clause: str | None) -> tuple[Reason, ...]:
     return tuple(notes)
 
 
+def tour_length(stage: ChgkTourStage, rows: Sequence[RawRow]) -> int:
+    """The number of questions of one tour: the rulebook's ``questions``, or, when the rulebook
+    lets tours vary (``max_questions``), the length of the tour's first mask within that bound
+    (the other masks must agree; ``parse_mask`` names those that do not). A tour given by counts
+    only is checked against the bound."""
+    longest = stage.max_questions
+    if longest is None:
+        return stage.questions
+    for row in rows:
+        length = len((row.cells.get("mask") or "").strip())
+        if 1 <= length <= longest:
+            return length
+    return longest
+
+
 def tour_entries(
     rulebook: Rulebook,
     stage: ChgkTourStage,
@@ -274,10 +303,15 @@ def tour_entries(
     by_line = {row.line: row for row in rows}
     entries: list[Entry] = []
     scores: dict[int, Message] = {}  # a tour's teams share a few counts: one score for each
-    for result in read_tour(rows, competitors, stage.questions, problems):
+    length = tour_length(stage, rows)
+    results = read_tour(rows, competitors, length, problems)
+    length_note = _length_note(stage, length, results)
+    for result in results:
         team = result.competitor
         klass, outside = classify(team, problems)
         notes = _mask_notes(result.mask, clause)
+        if length_note is not None:
+            notes = (length_note, *notes)
         taken = result.taken
         score = scores.get(taken) or scores.setdefault(taken, _("%(n)s q", n=taken))
         row = by_line[team.line]
@@ -290,7 +324,81 @@ def tour_entries(
         # By position, in the order of Entry's fields: one is made per team and tour.
         entries.append(Entry(team.id, team.name, {"questions": taken}, score, "all", klass,
                              outside, notes))  # fmt: skip
+    rating = next((c for c in stage.ranking.criteria if c.key == QUESTION_RATING), None)
+    if rating is not None:  # worked out only where a rulebook ranks by it
+        rating_clause = rating.clause or stage.ranking.clause
+        entries = with_question_rating(entries, results, by_line, rating_clause, reader)
     return entries
+
+
+def _length_note(stage: ChgkTourStage, length: int, results: Sequence[TourResult]) -> Reason | None:
+    """Where the rulebook lets tours vary, why this tour has the length it has."""
+    longest = stage.max_questions
+    if longest is None:
+        return None
+    if any(r.mask is not None for r in results):
+        text = _("A tour of %(n)s questions, as its masks give (the rulebook allows up to "
+                 "%(max)s)", n=length, max=longest)  # fmt: skip
+    else:
+        text = _("Tour given by counts only: each is checked against the longest tour the "
+                 "rulebook allows, %(max)s questions", max=longest)  # fmt: skip
+    return Reason(stage.clause, text)
+
+
+# --- The question rating --------------------------------------------------------------------
+
+
+def with_question_rating(
+    entries: Sequence[Entry],
+    results: Sequence[TourResult],
+    by_line: Mapping[int, RawRow],
+    clause: str | None,
+    reader: Reader,
+) -> list[Entry]:
+    """The entries with their question rating: a question taken by k of the tour's N official
+    teams is worth N − k + 1, and a team's rating is the sum over the questions it took. A
+    withdrawn question is nobody's; a disputed one is not taken until its verdict; a team whose
+    tour counts 0 under a sanction rates 0 (its answers still count in k: they say how hard the
+    question was). A team given by a count only has no mask to rate: a problem of its row."""
+    masks = {r.competitor.id: r.mask for r in results}
+    official = [e for e in entries if e.official]
+    n = len(official)
+    taken_by: list[int] = []
+    for entry in official:
+        mask = masks.get(entry.id)
+        if mask is None:
+            continue
+        if len(taken_by) < len(mask.marks):
+            taken_by.extend([0] * (len(mask.marks) - len(taken_by)))
+        for i, mark in enumerate(mask.marks):
+            if mark == "1":
+                taken_by[i] += 1
+    worth = [n - k + 1 for k in taken_by]
+    rated: list[Entry] = []
+    for entry, result in zip(entries, results, strict=True):
+        mask = result.mask
+        if mask is None:
+            row = by_line[result.competitor.line]
+            reader.problems.add(
+                reader.where(row, "mask"),
+                _("the question rating needs the team's mask, not only its count"),
+            )
+            rated.append(entry)
+            continue
+        terms = [worth[i] for i, mark in enumerate(mask.marks) if mark == "1"]
+        sanctioned = entry.metrics["questions"] != result.taken
+        value = 0 if sanctioned else sum(terms)
+        if sanctioned or not terms:
+            text = _("Question rating: 0 (no question counted; a question taken by k of %(n)s "
+                     "teams is worth %(n)s − k + 1)", n=n)  # fmt: skip
+        else:
+            text = _("Question rating: %(terms)s = %(rating)s (a question taken by k of %(n)s "
+                     "teams is worth %(n)s − k + 1)", terms=" + ".join(str(t) for t in terms),
+                     rating=value, n=n)  # fmt: skip
+        metrics = {**entry.metrics, "question_rating": value}
+        notes = (*entry.notes, Reason(clause, text))
+        rated.append(entry._replace(metrics=metrics, notes=notes))
+    return rated
 
 
 def _sanction_note(rulebook: Rulebook, taken: int) -> Reason:
@@ -671,6 +779,7 @@ def _season_entry(
         metrics={"points": points, "season_questions": questions, "place_sum": place_sum},
         score=_("%(points)s pts (%(questions)s q)", points=points, questions=questions),
         notes=tuple(notes),
+        points=points,
     )
 
 

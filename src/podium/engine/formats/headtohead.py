@@ -316,6 +316,7 @@ def league_entry(line: LeagueLine, clauses: tuple[str | None, str | None]) -> En
         ),
         notes=tuple(_battle_note(line, b, clauses) for b in line.battles),
         versus=dict(line.versus),
+        points=line.match_points,
     )
 
 

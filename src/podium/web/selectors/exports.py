@@ -26,6 +26,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from podium.engine.standings import points_decimals
 from podium.rules.schema import Stage
 from podium.web.models import Event, Publication
 from podium.web.selectors.charts import stage_charts
@@ -122,7 +123,8 @@ def reasons_text(row: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def standings_columns(stage: Stage) -> list[Column]:
+def standings_columns(stage: Stage, decimals: int | None) -> list[Column]:
+    """``decimals``: of the rows' points (``points_decimals``), ``None`` where they have none."""
     columns = [
         Column("place", _("Place"), "number"),
         Column("position", _("Position"), "number"),
@@ -130,8 +132,8 @@ def standings_columns(stage: Stage) -> list[Column]:
         Column("name", _("Name")),
         Column("score", _("Score")),
     ]
-    if stage.points is not None:
-        columns.append(Column("points", _("Points"), "number", stage.points.decimals))
+    if decimals is not None:
+        columns.append(Column("points", _("Points"), "number", decimals))
     columns += [Column("marks", _("Marks")), Column("why", _("Why"), "long")]
     return columns
 
@@ -171,7 +173,8 @@ def standings_document(
     view = round_tables(event, stage, round, staff)
     if not view.visible:
         return None
-    columns = standings_columns(stage)
+    decimals = points_decimals(event.rulebook, stage)
+    columns = standings_columns(stage, decimals)
     sheets = [
         Sheet(
             table_title(t, stage),
@@ -196,8 +199,8 @@ def standings_document(
             "stage": stage,
             "round": round,
             "view": view,
-            "points": stage.points is not None,
-            "points_format": f"-{stage.points.decimals}" if stage.points else "",
+            "points": decimals is not None,
+            "points_format": f"-{decimals}" if decimals is not None else "",
             # Drawn only when a template reads them (the PDF): a callable in a context is called.
             "charts": lambda: stage_charts(event, stage, round, staff),
             "printout": lambda: printout(event, stage, view.tables),  # the PDF's layout

@@ -376,6 +376,9 @@ def _criterion(key: str) -> str:
         "high-game-3": _("the higher third-best game"),
         "low-game-3": _("the higher third-lowest game"),
         "questions": _("more questions taken"),
+        "question-rating": _(
+            "the higher question rating (a question taken by k of N teams is worth N − k + 1)"
+        ),
         "points": _("more points"),
         "season-questions": _("more questions taken over the season"),
         "season-place-sum": _("the lower sum of places over all tours"),
@@ -457,6 +460,10 @@ def _format_lines(stage: s.Stage, rulebook: s.Rulebook) -> list[RuleLine]:
         text = ngettext(
             "A tour of %(n)d question.", "A tour of %(n)d questions.", stage.questions
         ) % {"n": stage.questions}
+        if stage.max_questions is not None:
+            text = _(
+                "A tour of %(n)d questions unless its masks give another length, up to %(max)d."
+            ) % {"n": stage.questions, "max": stage.max_questions}
         lines.append(RuleLine(text))
     elif isinstance(stage, s.ChgkSeasonStage):
         tour = rulebook.stage(stage.tour)

@@ -36,6 +36,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 
+from podium.engine.standings import points_decimals
 from podium.rules.schema import Stage
 from podium.web import flight, polls, versions
 from podium.web.languages import speak_event_language
@@ -96,10 +97,11 @@ def _fragment_url(event: Event, stage: Stage, round: int, view: str) -> str:
     return reverse("standings:table" if len(args) == 2 else "standings:round-table", args=args)
 
 
-def _points(stage: Stage) -> dict[str, Any]:
+def _points(event: Event, stage: Stage) -> dict[str, Any]:
+    decimals = points_decimals(event.rulebook, stage)
     return {
-        "points": stage.points is not None,
-        "points_format": f"-{stage.points.decimals}" if stage.points else "",
+        "points": decimals is not None,
+        "points_format": f"-{decimals}" if decimals is not None else "",
     }
 
 
@@ -118,7 +120,7 @@ def _tables_html(
             "view": live_round(event, stage, round, staff, tag),
             "compact": view == "projector",
             "why_link": WHY,
-            **_points(stage),
+            **_points(event, stage),
         }
         return render_to_string("podium/standings/_round.html", context)
 
@@ -248,7 +250,7 @@ def _round_page(request: HttpRequest, slug: str, stage: str, round: int | None) 
                 context["as_of"] = moment
                 context["as_of_view"] = round_tables(event, the_stage, round, staff, moment)
                 context["why_link"] = "?" + urlencode({"as_of": request.GET["as_of"]}) + "&why="
-                context |= _points(the_stage)
+                context |= _points(event, the_stage)
         return render(request, "podium/standings/stage.html", context)
 
     language = translation.get_language() or ""
@@ -353,7 +355,7 @@ def version_page(
         "tables": tables,
         "why_link": WHY,
         "organizer": is_organizer(request.user, event),
-        **_points(the_stage),
+        **_points(event, the_stage),
     }
     return render(request, "podium/publication/version.html", context)
 

@@ -174,7 +174,19 @@ def _tour_plan(
         raise Refused(_("ChGK results are imported into a ChGK tour stage."), field="stage")
     rows = _tour_rows(event, the_stage, rating, skip)
     plan = TourPlan(the_stage, round, rows, [], list(rating.notes))
-    if rating.questions is not None and rating.questions != the_stage.questions:
+    longest = the_stage.max_questions
+    if longest is not None and rating.questions is not None and rating.questions > longest:
+        plan.general.append(
+            Issue(
+                None,
+                "",
+                _("The sheet has %(file)d questions; a tour of %(stage)s has at most %(n)d.")
+                % {"file": rating.questions, "stage": the_stage.title, "n": longest},
+            )
+        )
+    elif (
+        longest is None and rating.questions is not None and rating.questions != the_stage.questions
+    ):
         plan.general.append(
             Issue(
                 None,
