@@ -15,6 +15,8 @@ Vocabulary:
   (``<bdi>``, see ``podium.web.templatetags.podium_rows``), so none of them can reorder a row.
 - problem: one translated sentence saying what is wrong with a text, without saying where;
   the caller names where (a form's field, an import's row and column, an archive's row).
+- name key: a name as two lists match it (a ChGK file's team and its entry, a ban and a team):
+  case and spacing do not matter.
 - search text: a query string as it is searched for: its control characters dropped (a
   search never needs them, and PostgreSQL refuses NUL in a query), cut to ``SEARCH_LIMIT``.
 """
@@ -68,6 +70,11 @@ def plain(text: str) -> str:
     """A free text a view reads without a form (a reason), its control and bidi characters
     dropped: nothing else reads it, and PostgreSQL refuses NUL."""
     return MULTI_LINE.sub("", text)
+
+
+def name_key(name: str) -> str:
+    """A name as matched (see the vocabulary)."""
+    return " ".join(name.split()).casefold()
 
 
 def search_text(text: str) -> str:

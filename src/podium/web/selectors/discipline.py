@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 from podium.rules.schema import Fee
 from podium.web.models import Ban, Entry, EntryMember, Event, Person, Round, Sanction, Withdrawal
 from podium.web.selectors.rulings import effects_of, middle_tour
+from podium.web.text import name_key
 
 
 def _month(text: str) -> tuple[int, int]:
@@ -66,10 +67,6 @@ def ban_until(event: Event, until: str | None) -> dt.date:
     return season_end(event, later)
 
 
-def _team_key(name: str) -> str:
-    return " ".join(name.split()).casefold()
-
-
 def active_bans(
     day: dt.date, person: Person | None = None, team_name: str | None = None
 ) -> list[Ban]:
@@ -82,8 +79,8 @@ def active_bans(
     standing = Ban.objects.filter(until__gte=day).exclude(sanction__lifted_at__isnull=False)
     bans = list(standing.filter(where).select_related("event"))
     if team_name:
-        key = _team_key(team_name)
-        bans += [b for b in standing.exclude(team_name="") if _team_key(b.team_name) == key]
+        key = name_key(team_name)
+        bans += [b for b in standing.exclude(team_name="") if name_key(b.team_name) == key]
     return bans
 
 

@@ -33,6 +33,7 @@ from podium.web.services.imports.common import (
 )
 from podium.web.services.imports.results import results_stage
 from podium.web.services.sheets import SheetRefused, tour_sheet_record
+from podium.web.text import name_key
 
 # --- ChGK tours in the rating site's shape ---------------------------------------------------
 
@@ -70,15 +71,10 @@ class TourPlan(Checked):
         return {a: self.count(a) for a in ACTIONS}
 
 
-def team_key(name: str) -> str:
-    """A team name as matched: case and spacing do not matter."""
-    return " ".join(name.split()).casefold()
-
-
 def _tour_rows(event: Event, stage: ChgkTourStage, rating: RatingFile, skip: bool) -> list[TourRow]:
     entries: dict[str, list[Entry]] = defaultdict(list)
     for entry in stage_entries(event, stage):
-        entries[team_key(entry.name)].append(entry)
+        entries[name_key(entry.name)].append(entry)
     rows = []
     seen: dict[int, int] = {}
     for team in rating.teams:
@@ -89,7 +85,7 @@ def _tour_rows(event: Event, stage: ChgkTourStage, rating: RatingFile, skip: boo
             row.issues.append(Issue(team.index, "", problem))
         if not team.name:
             continue
-        found = entries.get(team_key(team.name), [])
+        found = entries.get(name_key(team.name), [])
         if len(found) > 1:
             numbers = ", ".join(f"#{e.number}" for e in found)
             row.issues.append(

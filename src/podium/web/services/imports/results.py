@@ -53,6 +53,7 @@ from podium.web.services.results import (
     result_record,
     shown,
 )
+from podium.web.text import name_key
 
 # --- results from the command line's CSV --------------------------------------------------------
 
@@ -173,7 +174,7 @@ def _entry_rows(
     current = {r.entry_id: r for r in current_results(event, stage.key, round)}
     named: dict[str, list[int]] = defaultdict(list)
     for found in entries.values():
-        named[team_key(found.name)].append(found.number)
+        named[name_key(found.name)].append(found.number)
     rows: list[ResultRow] = []
     seen: dict[int, int] = {}
     for number, record in records:
@@ -187,7 +188,7 @@ def _entry_rows(
         name = (record.get("name") or "").strip()
         if not text and name and sheet.by_name:
             # The rating site's table has no entry numbers: its teams are found by name.
-            found = named.get(team_key(name), [])
+            found = named.get(name_key(name), [])
             if len(found) != 1:
                 row.issues.append(_unnamed(number, name, found, stage))
                 continue
@@ -250,11 +251,6 @@ def _entry_rows(
                 r.issues += by_row.get(r.row, [])
             general += rest
     return rows, general, notes
-
-
-def team_key(name: str) -> str:
-    """A team name as matched (as the ChGK import matches it): case and spacing do not matter."""
-    return " ".join(name.split()).casefold()
 
 
 def _unnamed(number: int, name: str, found: list[int], stage: Stage) -> Issue:
