@@ -20,93 +20,32 @@ script always exits 0. Run ``.venv/bin/python bench/live.py`` (N = 200 and 2,000
 from __future__ import annotations
 
 import argparse
-import datetime as dt
-import os
 import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 
-TMP = tempfile.mkdtemp(prefix="podium-bench-")
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{Path(TMP) / 'bench.sqlite3'}")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "podium.web.settings")
-os.environ["PODIUM_DATA_DIR"] = TMP
+from qualification import QUALI, qualification  # sets Django up: before any model
 
-import django  # noqa: E402
+# isort: split
 
-django.setup()
+from django.conf import settings
+from django.core.cache import cache
+from django.core.management import call_command
+from django.test import Client
+from django.test.utils import setup_test_environment
+from django.urls import reverse
 
-from django.conf import settings  # noqa: E402
-from django.contrib.auth import get_user_model  # noqa: E402
-from django.core.cache import cache  # noqa: E402
-from django.core.management import call_command  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
-from django.urls import reverse  # noqa: E402
-from django.utils import timezone  # noqa: E402
-
-from podium.rules.loader import preset_text  # noqa: E402
-from podium.web.models import Entry, EntryMember, Event, EventRole, Person, Result  # noqa: E402
-from podium.web.services.clock import result_finish, round_start  # noqa: E402
-from podium.web.services.publication import publication_set  # noqa: E402
-from timing import median  # noqa: E402
-
-QUALI = "individual-qualification"
+from podium.web.models import Entry, Event, Result
+from podium.web.services.clock import result_finish
+from timing import median
 
 
 def event_with(n: int, tag: str) -> tuple[Event, Any, Any]:
-    users = get_user_model()
-    org = users.objects.create_user(f"org-{tag}", password="x")
-    ref = users.objects.create_user(f"ref-{tag}", password="x")
-    event = Event.objects.create(
-        slug=f"bench-{tag}",
-        title="Bench",
-        rulebook_key="cz-jigsaw",
-        rulebook_text=preset_text("cz-jigsaw"),
-        starts_at=timezone.now(),
-        status="closed",
-        language="en",
-    )
-    EventRole.objects.create(event=event, user=org, role="organizer")
-    EventRole.objects.create(event=event, user=ref, role="referee")
-    entries = Entry.objects.bulk_create(
-        Entry(
-            event=event,
-            category="individuals",
-            name=f"Entrant {i}",
-            number=i,
-            status="confirmed",
-            group="AB"[i % 2],
-        )
-        for i in range(1, n + 2)
-    )
-    people = Person.objects.bulk_create(
-        Person(first_name="E", last_name=str(e.number), country="CZ" if e.number % 9 else "SK")
-        for e in entries
-    )
-    EntryMember.objects.bulk_create(
-        EntryMember(entry=e, person=p, captain=True) for e, p in zip(entries, people, strict=True)
-    )
-    start = timezone.now() - dt.timedelta(minutes=89)
-    for group in ("A", "B"):
-        round_start(event=event, stage=QUALI, group=group, by=org, now=start)
-    Result.objects.bulk_create(
-        Result(
-            event=event,
-            stage=QUALI,
-            entry=e,
-            recorded_by=ref,
-            recorded_at=start,
-            cells={
-                "time": f"0:{30 + e.number % 59:02d}:{e.number % 60:02d}",
-                "missing": "",
-                "pieces": "",
-            },
-            idempotency_key=f"b{e.number}",
-        )
-        for e in entries[:n]
-    )
-    publication_set(event=event, stage=QUALI, state="preliminary", by=org)
+    """N results in a round started 89 minutes ago, and one entrant left to tap live."""
+
+    def cells(k: int) -> dict[str, str]:
+        return {"time": f"0:{30 + k % 59:02d}:{k % 60:02d}", "missing": "", "pieces": ""}
+
+    event, ref, entries = qualification(n, tag, cells=cells, started_minutes_ago=89, spare=1)
     return event, ref, entries[n]
 
 

@@ -19,94 +19,45 @@ always exits 0. Run ``.venv/bin/python bench/pdf.py`` (N = 200) or add ``--sizes
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import html
 import io
-import os
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-TMP = tempfile.mkdtemp(prefix="podium-bench-")
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{Path(TMP) / 'bench.sqlite3'}")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "podium.web.settings")
-os.environ["PODIUM_DATA_DIR"] = TMP
+from qualification import QUALI, qualification  # sets Django up: before any model
 
-import django  # noqa: E402
+# isort: split
 
-django.setup()
+from django.conf import settings
+from django.core.cache import cache
+from django.core.management import call_command
+from django.test import Client
+from django.test.utils import setup_test_environment
+from django.urls import reverse
+from django.utils import timezone
+from pypdf import PdfReader
+from weasyprint import HTML
 
-from django.conf import settings  # noqa: E402
-from django.contrib.auth import get_user_model  # noqa: E402
-from django.core.cache import cache  # noqa: E402
-from django.core.management import call_command  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
-from django.urls import reverse  # noqa: E402
-from django.utils import timezone  # noqa: E402
-from pypdf import PdfReader  # noqa: E402
-from weasyprint import HTML  # noqa: E402
+from podium.web.models import Event
+from podium.web.selectors.exports import standings_document
 
-from podium.rules.loader import preset_text  # noqa: E402
-from podium.web.models import Entry, EntryMember, Event, EventRole, Person, Result  # noqa: E402
-from podium.web.selectors.exports import standings_document  # noqa: E402
-from podium.web.services.clock import round_start  # noqa: E402
-from podium.web.services.publication import publication_set  # noqa: E402
-
-QUALI = "individual-qualification"
 TARGET_S = 3.0
 
 
+def cells(k: int) -> dict[str, str]:
+    """Every tenth not finished (ranked by pieces), the rest within the 90 minutes."""
+    if k % 10 == 0:
+        return {"time": "", "missing": "", "pieces": str(200 + k % 250)}
+    minutes = 30 + k % 59  # 0:30 to 1:28, within the 90-minute limit
+    clock = f"{minutes // 60}:{minutes % 60:02d}:{(7 * k) % 60:02d}"
+    return {"time": clock, "missing": str(k % 3), "pieces": ""}
+
+
 def event_with(n: int, tag: str) -> Event:
-    """N entrants in groups A and B (every ninth from Slovakia, so outside the competition),
-    every tenth not finished (ranked by pieces), the rest within the 90 minutes; published
-    preliminary, so a visitor downloads it."""
-    users = get_user_model()
-    org = users.objects.create_user(f"org-{tag}", password="x")
-    ref = users.objects.create_user(f"ref-{tag}", password="x")
-    event = Event.objects.create(
-        slug=f"bench-{tag}",
-        title="Bench",
-        rulebook_key="cz-jigsaw",
-        rulebook_text=preset_text("cz-jigsaw"),
-        starts_at=timezone.now(),
-        status="closed",
-        language="en",
-    )
-    EventRole.objects.create(event=event, user=org, role="organizer")
-    entries = Entry.objects.bulk_create(
-        Entry(event=event, category="individuals", name=f"Entrant {i}", number=i,
-              status="confirmed", group="AB"[i % 2])
-        for i in range(1, n + 1)
-    )  # fmt: skip
-    people = Person.objects.bulk_create(
-        Person(first_name="E", last_name=str(e.number), country="CZ" if e.number % 9 else "SK")
-        for e in entries
-    )
-    EntryMember.objects.bulk_create(
-        EntryMember(entry=e, person=p, captain=True) for e, p in zip(entries, people, strict=True)
-    )
-    start = timezone.now() - dt.timedelta(minutes=100)
-    for group in ("A", "B"):
-        round_start(event=event, stage=QUALI, group=group, by=org, now=start)
-
-    def cells(k: int) -> dict[str, str]:
-        if k % 10 == 0:
-            return {"time": "", "missing": "", "pieces": str(200 + k % 250)}
-        minutes = 30 + k % 59  # 0:30 to 1:28, within the 90-minute limit
-        clock = f"{minutes // 60}:{minutes % 60:02d}:{(7 * k) % 60:02d}"
-        return {"time": clock, "missing": str(k % 3), "pieces": ""}
-
-    Result.objects.bulk_create(
-        Result(event=event, stage=QUALI, entry=e, recorded_by=ref, recorded_at=start,
-               cells=cells(e.number), idempotency_key=f"b{e.number}")
-        for e in entries
-    )  # fmt: skip
-    publication_set(event=event, stage=QUALI, state="preliminary", by=org)
-    return event
+    """N entrants, the round over (published preliminary, so a visitor downloads it)."""
+    return qualification(n, tag, cells=cells, started_minutes_ago=100)[0]
 
 
 def runs_of(fn: Callable[[], bytes], runs: int) -> tuple[list[float], list[float], bytes]:
