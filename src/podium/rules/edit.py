@@ -159,12 +159,12 @@ def with_settings(text: str, changes: Mapping[SettingPath, Value]) -> str:
     vocabulary. ``text`` is a rulebook that was already read without problems."""
     if not changes:
         return text
-    root, _data = _read(text)
+    root, data = _read(text)
     twice = _seen_twice(root) if root is not None else set()
     spans: list[tuple[int, int, str]] = []
     for path, value in changes.items():
         if root is None or any(id(n) in twice for n in _nodes_along(root, path)):
-            return _rewritten(text, changes)
+            return _rewritten(data, changes)
         if len(_nodes_along(root, path)) == len(path) and value is None:
             start, end = _removed(text, root, path)
             spans.append((start, end, ""))
@@ -179,7 +179,7 @@ def with_settings(text: str, changes: Mapping[SettingPath, Value]) -> str:
         else:
             start = -1
         if start < 0:
-            return _rewritten(text, changes)
+            return _rewritten(data, changes)
     for start, end, new in sorted(spans, reverse=True):
         text = text[:start] + new + text[end:]
     return text
@@ -206,8 +206,8 @@ def _read(text: str) -> tuple[yaml.Node | None, Any]:
         loader.dispose()
 
 
-def _rewritten(text: str, changes: Mapping[SettingPath, Value]) -> str:
-    _root, data = _read(text)
+def _rewritten(data: Any, changes: Mapping[SettingPath, Value]) -> str:
+    """``data`` (the document as read, changed here) with ``changes`` set, written out again."""
     for path, value in changes.items():
         _set(data, path, value)
     dumped: str = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)
