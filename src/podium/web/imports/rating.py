@@ -173,11 +173,11 @@ def _rating_team(index: int, item: Any) -> RatingTeam:
             members.append(
                 RatingMember(_text(player.get("name")), _text(player.get("surname")), flag)
             )
-            _typed(
-                problems,
-                **{f"{where}.player.name": members[-1].first_name},
-                **{f"{where}.player.surname": members[-1].last_name},
-            )
+            member_names = {
+                f"{where}.player.name": members[-1].first_name,
+                f"{where}.player.surname": members[-1].last_name,
+            }
+            _typed(problems, **member_names)
     _typed(problems, name=name, mask=mask)
     return RatingTeam(
         index=index,
