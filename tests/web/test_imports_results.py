@@ -26,10 +26,13 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import re
 from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from django.utils import translation
 
 from podium.engine.document import standings_data
@@ -248,6 +251,22 @@ def test_brainball_battles_become_items(club: Any) -> None:
     assert got == [("Sovy", 1, 2), ("Lisy", 2, 1), ("Volki", 2, 1), ("Ezhi", 4, 0)]
 
 
+def test_the_brainball_preview_shows_the_match_points_the_table_stands_on(club: Any) -> None:
+    client = Client()
+    client.force_login(boss(club))
+    upload = io.BytesIO(b"id,round,team1,team2,score1,score2\nR1-01,1,Sovy,Ezhi,4,2\n")
+    upload.name = "brainball.csv"
+    response = client.post(
+        reverse("imports:results_upload", kwargs={"slug": club.slug}),
+        {"results-target": "brainball:1", "results-file": upload},
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    html = client.get(response["Location"]).content.decode()
+    # Brainball awards no place points, yet its rows stand on match points (DESIGN §3).
+    assert '<th class="points">Points</th>' in html
+    assert re.search(r'Sovy.*?<td class="points">2</td>', html, re.S)
+
+
 def test_brainball_problems_name_the_row_and_column(club: Any) -> None:
     data = sheet(
         "id,round,team1,team2,score1,score2\n"
@@ -366,9 +385,6 @@ def test_superfinal_questions_become_items(club: Any, put_in_stage: Any) -> None
 
 
 def test_upload_preview_with_a_reason_and_import_on_the_pages(jigsaw: Any) -> None:
-    from django.test import Client
-    from django.urls import reverse
-
     by = boss(jigsaw)
     result_record(
         event=jigsaw, stage=QUALI, entry=Entry.objects.get(number=1),

@@ -1,8 +1,9 @@
 """ChGK forms: a tour added to the calendar, and the tour sheet of every team's mask.
 
 Vocabulary:
-- tour form: the date and time of a tour in the event's time zone, an optional title and the
-  host team (one of the stage's entry list).
+- tour form: the date and time of a tour in the event's time zone, an optional title, the
+  host team (one of the stage's entry list) and, where the rulebook lets tours vary, its number
+  of questions; the tour length form changes that number later.
 - sheet form: one text field per team holding its mask (``mask-<entry id>``); the grid script
   turns them into a keyboard grid, and without it they stay plain text fields. A first-entry
   sheet also carries each team's seen result (``seen-<entry id>``) and a reason for changing a
@@ -43,15 +44,42 @@ class TourForm(TextForm):
         empty_label=_("— no host yet —"),
     )
 
-    def __init__(self, entries: QuerySet[Entry], *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        entries: QuerySet[Entry],
+        *args: Any,
+        max_questions: int | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["host"].queryset = entries
+        if max_questions is not None:  # the rulebook lets each tour have its own length
+            self.fields["questions"] = questions_field(max_questions)
 
     def starts_at(self, zone: zoneinfo.ZoneInfo) -> dt.datetime:
         """The tour's start: the date and time given, read in the event's time zone."""
         return dt.datetime.combine(
             self.cleaned_data["date"], self.cleaned_data["time"], tzinfo=zone
         )
+
+
+def questions_field(max_questions: int) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=_("Questions"),
+        min_value=1,
+        max_value=max_questions,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
+class TourLengthForm(forms.Form):
+    """A tour's number of questions, changed on the calendar."""
+
+    def __init__(self, *args: Any, number: int, max_questions: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = questions_field(max_questions)
+        field.widget.attrs["aria-label"] = _("Questions of tour %(number)d") % {"number": number}
+        self.fields["questions"] = field
 
 
 def mask_field(entry: Entry) -> str:

@@ -4,6 +4,9 @@ Vocabulary:
 - round: one sitting of a stage, numbered from 1 (see ``podium.web.models.results``). A stage
   that sits once needs no calendar row; a ChGK tour stage has one per tour, with its date and
   the team that hosts it (writes its questions).
+- tour length: where the rulebook lets tours vary (``max_questions``), a tour's own number of
+  questions (``Round.questions``), set on the calendar; the sheet, scorecards and imports follow
+  it. Empty for a rulebook whose tours all have ``questions``.
 - signal: the organizer's start or end of a round for one group of a stage (``group`` empty:
   the whole stage), in server time. The newest start counts, and an end after it; a time limit
   from the rulebook ends the round on the clock without a signal.
@@ -31,6 +34,7 @@ class Round(models.Model):
     host = models.ForeignKey(
         Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="hosted_rounds"
     )
+    questions = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["stage", "number"]

@@ -70,6 +70,7 @@ from podium.web.selectors.results import (
 from podium.web.selectors.stages import rounds_of
 from podium.web.selectors.standings import round_tables, season_tours, visible
 from podium.web.selectors.texts import rt
+from podium.web.selectors.tours import tour_questions
 from podium.web.versions import stage_tag
 
 LEADERS = 3
@@ -240,13 +241,14 @@ def question_strip(
     read = rounds_rows(event, stage.key, {round: at})[round]
     results = read.rows
     masks = [(r.cells.get("mask") or "").strip() for r in results]
-    masks = [m for m in masks if len(m) == stage.questions]
+    length = tour_questions(event, stage, round)
+    masks = [m for m in masks if len(m) == length]
     if not masks:
         return None
     teams = len(masks)
     bars, rows, said = [], [], []
     withdrawn_any = False
-    for number in range(1, stage.questions + 1):
+    for number in range(1, length + 1):
         marks = [m[number - 1] for m in masks]
         withdrawn = "X" in marks
         taken = marks.count("1")

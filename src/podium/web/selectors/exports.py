@@ -33,7 +33,7 @@ from podium.web.selectors.charts import stage_charts
 from podium.web.selectors.printout import marks_text, printout
 from podium.web.selectors.stages import has_calendar
 from podium.web.selectors.standings import RoundTables, round_tables
-from podium.web.selectors.texts import reason_text, rt, score_text, table_title
+from podium.web.selectors.texts import points_shown, reason_text, rt, score_text, table_title
 
 CLOCK = re.compile(r"^(\d+):([0-5]\d):([0-5]\d)(?:\.(\d{1,3}))?$")
 WHOLE = re.compile(r"-?\d{1,15}")  # longer digit runs stay text (Excel keeps 15 digits)
@@ -199,8 +199,7 @@ def standings_document(
             "stage": stage,
             "round": round,
             "view": view,
-            "points": decimals is not None,
-            "points_format": f"-{decimals}" if decimals is not None else "",
+            **points_shown(event.rulebook, stage),
             # Drawn only when a template reads them (the PDF): a callable in a context is called.
             "charts": lambda: stage_charts(event, stage, round, staff),
             "printout": lambda: printout(event, stage, view.tables),  # the PDF's layout

@@ -24,6 +24,7 @@ from podium.web.models import Event, Publication
 from podium.web.selectors.results import RoundRows, publications_current, rounds_rows
 from podium.web.selectors.stages import rounds_of
 from podium.web.selectors.standings import visible
+from podium.web.selectors.tours import length_of
 
 
 def visible_moment(
@@ -124,7 +125,9 @@ def season_rating(event: Event, stage: ChgkTourStage, staff: bool) -> list[dict[
         {
             "tour": made.number,
             "title": made.title,
-            "questions": stage.questions,
+            "questions": length_of(
+                stage, made, (r.cells.get("mask") or "" for r in read[made.number].rows)
+            ),
             "state": seen[made.number][0],
             "results": _rating(event, stage, read[made.number]),
         }

@@ -29,8 +29,8 @@ from podium.engine.document import row_data
 from podium.engine.entries import Reason
 from podium.engine.errors import Problem
 from podium.engine.messages import Message, Value, from_data, ordinal, reason_of, render, to_data
-from podium.engine.standings import Row
-from podium.rules.schema import Stage
+from podium.engine.standings import Row, points_decimals
+from podium.rules.schema import Rulebook, Stage
 
 
 def rt(text: str | None) -> str:
@@ -182,3 +182,14 @@ def money(amount: Decimal, currency: str) -> str:
     places = 0 if amount == amount.to_integral_value() else 2
     number = formats.number_format(amount, decimal_pos=places, use_l10n=True, force_grouping=True)
     return f"{number}\xa0{currency}"
+
+
+def points_shown(rulebook: Rulebook, stage: Stage) -> dict[str, Any]:
+    """A table's Points column: shown where its rows stand on points (``points_decimals``:
+    place points, a season's sum, a league's match points), with the ``floatformat`` argument
+    of their decimals."""
+    decimals = points_decimals(rulebook, stage)
+    return {
+        "points": decimals is not None,
+        "points_format": f"-{decimals}" if decimals is not None else "",
+    }

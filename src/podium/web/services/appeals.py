@@ -29,7 +29,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from podium.rules.schema import Appeal as AppealRule
-from podium.rules.schema import Stage
+from podium.rules.schema import ChgkTourStage, Stage
 from podium.web.models import (
     Appeal,
     Entry,
@@ -50,6 +50,7 @@ from podium.web.selectors.appeals import (
 )
 from podium.web.selectors.results import current_of, current_results, publication_state
 from podium.web.selectors.roles import has_role, is_head_referee, is_organizer, is_staff
+from podium.web.selectors.tours import tour_questions
 from podium.web.services.base import Refused, audit
 from podium.web.services.results import result_correct
 
@@ -124,9 +125,9 @@ def _check_question(
     event: Event, stage: Stage, round: int, entry: Entry, kind: str, question: int | None,
     rule: AppealRule,
 ) -> None:  # fmt: skip
-    questions = getattr(stage, "questions", None)
-    if questions is None:
+    if not isinstance(stage, ChgkTourStage):
         raise Refused(_("Appeals on questions are filed on a ChGK tour."), field="stage")
+    questions = tour_questions(event, stage, round)
     if question is None or not 1 <= question <= questions:
         raise Refused(_("Name the question: 1 to %(n)d.") % {"n": questions}, field="question")
     earlier = Appeal.objects.filter(

@@ -31,7 +31,7 @@ from podium.engine.clock import ClockError
 from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
 from podium.engine.timing import parse_clock
-from podium.rules.schema import Stage, TeamSolveStage
+from podium.rules.schema import ChgkTourStage, Stage, TeamSolveStage
 from podium.web.models import Agreement, Entry, Event, Publication, Result, Round
 from podium.web.selectors.clock import clock_of, group_of
 from podium.web.selectors.entries import roster
@@ -49,6 +49,7 @@ from podium.web.selectors.results import (
 from podium.web.selectors.roles import is_head_referee, is_staff
 from podium.web.selectors.stages import has_calendar, in_stage, stage_entries
 from podium.web.selectors.texts import error_text, shown_value, where_text
+from podium.web.selectors.tours import fixed_length, length_problem, varies
 from podium.web.services.base import Refused, audit
 from podium.web.services.discipline import admission_refusal
 from podium.web.text import text_problem
@@ -173,6 +174,16 @@ def _validate(
         rows = [item_row(stage, r.item, r.cells, labels, n) for n, r in enumerate(others, 1)]
         line = len(rows) + 1
         rows.append(item_row(stage, item, cells, labels, line))
+    length = None
+    if entry is not None and isinstance(stage, ChgkTourStage) and varies(stage):
+        length = fixed_length(event, stage, round)
+    if entry is not None and length is not None:
+        problem = length_problem(cells, length, round)
+        if problem is not None:
+            raise Refused(
+                _("#%(number)d: %(problem)s") % {"number": entry.number, "problem": problem},
+                field="mask" if cells.get("mask") else "questions",
+            )
     try:
         compute_standings(event.rulebook, stage.key, rows)
     except InputError as exc:

@@ -37,6 +37,7 @@ from podium.web.models import Entry, Event, Result, SecondEntry, Verification
 from podium.web.selectors.results import current_results, of_round, raw_row
 from podium.web.selectors.roles import is_staff
 from podium.web.selectors.texts import problem_text, shown_value
+from podium.web.selectors.tours import fixed_length, length_problem, varies
 from podium.web.services.base import Refused, audit
 from podium.web.services.checks import second_entry_record
 from podium.web.services.results import (
@@ -152,6 +153,17 @@ def _engine_problems(
     return []
 
 
+def _length_problems(
+    event: Event, stage: ChgkTourStage, round: int, sheet: Sequence[tuple[Entry, str]]
+) -> list[tuple[int, str]]:
+    """The sheet's masks that are not as long as the tour (``podium.web.selectors.tours``)."""
+    length = fixed_length(event, stage, round) if varies(stage) else None
+    if length is None:
+        return []  # the engine holds the masks to the rulebook's ``questions``, or to one length
+    found = [(entry, length_problem({"mask": mask}, length, round)) for entry, mask in sheet]
+    return [_named(entry, problem) for entry, problem in found if problem is not None]
+
+
 def _tour_stage(event: Event, stage: str, round: int, by: Any) -> ChgkTourStage:
     """The guard every sheet passes first (see ``podium.web.services.results``)."""
     the_stage = recorded_stage(event, stage)
@@ -204,7 +216,9 @@ def tour_sheet_record(
         others = [
             (r.entry, _mask_of(r) or "") for r in current.values() if r.entry_id not in on_sheet
         ]
-        problems = _engine_problems(event, the_stage, sheet + others)
+        problems = _length_problems(event, the_stage, round, sheet) or _engine_problems(
+            event, the_stage, sheet + others
+        )
         planned: list[tuple[Entry, str, Result | None]] = []
         for entry, mask in sheet:
             base = current.get(entry.pk) if seen is None else seen.get(entry)
@@ -280,7 +294,9 @@ def tour_check_record(
     sheet = sorted(((e, clean_mask(m)) for e, m in masks.items()), key=lambda r: r[0].number)
     if not sheet:
         raise Refused(_("The sheet has no masks."), field="masks")
-    problems = _engine_problems(event, the_stage, sheet)
+    problems = _length_problems(event, the_stage, round, sheet) or _engine_problems(
+        event, the_stage, sheet
+    )
     if problems:
         raise SheetRefused(problems)
     rows: list[CheckRow] = []

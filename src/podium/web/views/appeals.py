@@ -136,7 +136,11 @@ def _tours(event: Event, rule: AppealRule, entries: Any, now: dt.datetime) -> li
 def _filing_form(
     request: HttpRequest, event: Event, rule: AppealRule, staff: bool, entries: QuerySet[Entry]
 ) -> AppealForm:
-    questions = max(getattr(s, "questions", 0) or 0 for s in tour_stages(event))
+    # The longest tour the rulebook allows; the service holds the question to the tour's own.
+    questions = max(
+        (getattr(s, "max_questions", None) or getattr(s, "questions", 0) or 0)
+        for s in tour_stages(event)
+    )
     data = request.POST if request.method == "POST" else None
     tours = _tours(event, rule, None if staff else entries, timezone.now())
     return AppealForm(

@@ -35,8 +35,9 @@ from podium.web.models import Entry, Event, Result, Round
 from podium.web.selectors.clock import stage_clocks
 from podium.web.selectors.discipline import not_playing
 from podium.web.selectors.results import current_results
-from podium.web.selectors.roles import is_staff
+from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.selectors.stages import has_calendar, rounds_of, stage_entries
+from podium.web.selectors.tours import tour_questions, varies
 from podium.web.services.base import Refused
 from podium.web.services.sheets import (
     CheckedSheet,
@@ -137,6 +138,13 @@ def _sheet(
         "checked": checked,
         "checks_url": _checks_url(event) if checked else None,
         "clocks": clocks,
+        "questions": tour_questions(event, stage, the_round.number, the_round),
+        "varies": varies(stage),
+        "calendar_url": (
+            reverse("calendar:index", kwargs={"slug": event.slug})
+            if varies(stage) and is_organizer(request.user, event)
+            else None
+        ),
     }
     return render(request, "podium/chgk/grid.html", context, status=status)
 

@@ -43,7 +43,7 @@ from podium.web.selectors.export_lists import (
 from podium.web.selectors.exports import Document, standings_document
 from podium.web.selectors.roles import is_staff
 from podium.web.selectors.scorecards import scorecards_document
-from podium.web.selectors.stages import has_calendar, rounds_of
+from podium.web.selectors.stages import has_calendar, round_numbers, rounds_of
 from podium.web.views.common import event_for
 
 
@@ -137,7 +137,15 @@ def check_in(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
 def scorecards(request: HttpRequest, slug: str, stage: str, fmt: str) -> HttpResponse:
     event = event_for(request, slug, is_staff)
     the_stage = _stage(event, stage)
-    return _download(event, lambda: scorecards_document(event, the_stage, timezone.now()), fmt)
+    tour = None
+    if has_calendar(the_stage) and "tour" in request.GET:
+        text = request.GET["tour"]
+        tour = int(text) if text.isdigit() and len(text) < 6 else None
+        if tour not in round_numbers(event, the_stage):
+            raise Http404
+    return _download(
+        event, lambda: scorecards_document(event, the_stage, timezone.now(), tour), fmt
+    )
 
 
 @login_required

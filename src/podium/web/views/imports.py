@@ -37,7 +37,7 @@ from podium.web.selectors.rating import rating_results, season_rating, visible_m
 from podium.web.selectors.results import RECORDED_FORMATS
 from podium.web.selectors.roles import is_organizer, is_staff
 from podium.web.selectors.stages import has_calendar, round_numbers, rounds_of
-from podium.web.selectors.texts import rt
+from podium.web.selectors.texts import points_shown, rt
 from podium.web.services.base import Refused
 from podium.web.services.imports import (
     chgk_import,
@@ -305,8 +305,7 @@ def _results_page(
         "confirm": ConfirmForm(initial={"reason": reason}),
         "reason": reason,
         "refused": refusal_text(refused) if refused else "",
-        "points": stage.points is not None,
-        "points_format": f"-{stage.points.decimals}" if stage.points else "",
+        **points_shown(event.rulebook, stage),
     }
     try:
         context["plan"] = results_preview(
@@ -390,8 +389,7 @@ def _chgk_page(
         "reason": reason,
         "skip": skip,
         "refused": refusal_text(refused) if refused else "",
-        "points": stage.points is not None,
-        "points_format": f"-{stage.points.decimals}" if stage.points else "",
+        **points_shown(event.rulebook, stage),
     }
     try:
         context["plan"] = chgk_preview(

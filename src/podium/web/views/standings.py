@@ -36,7 +36,6 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 
-from podium.engine.standings import points_decimals
 from podium.rules.schema import Stage
 from podium.web import flight, polls, versions
 from podium.web.languages import speak_event_language
@@ -54,6 +53,7 @@ from podium.web.selectors.standings import (
     shown_round,
     stage_rounds,
 )
+from podium.web.selectors.texts import points_shown
 from podium.web.text import search_text
 
 POLL = "every 3s"
@@ -97,14 +97,6 @@ def _fragment_url(event: Event, stage: Stage, round: int, view: str) -> str:
     return reverse("standings:table" if len(args) == 2 else "standings:round-table", args=args)
 
 
-def _points(event: Event, stage: Stage) -> dict[str, Any]:
-    decimals = points_decimals(event.rulebook, stage)
-    return {
-        "points": decimals is not None,
-        "points_format": f"-{decimals}" if decimals is not None else "",
-    }
-
-
 def _tables_html(
     event: Event, stage: Stage, round: int, staff: bool, tag: str, view: str
 ) -> SafeString:
@@ -120,7 +112,7 @@ def _tables_html(
             "view": live_round(event, stage, round, staff, tag),
             "compact": view == "projector",
             "why_link": WHY,
-            **_points(event, stage),
+            **points_shown(event.rulebook, stage),
         }
         return render_to_string("podium/standings/_round.html", context)
 
@@ -250,7 +242,7 @@ def _round_page(request: HttpRequest, slug: str, stage: str, round: int | None) 
                 context["as_of"] = moment
                 context["as_of_view"] = round_tables(event, the_stage, round, staff, moment)
                 context["why_link"] = "?" + urlencode({"as_of": request.GET["as_of"]}) + "&why="
-                context |= _points(event, the_stage)
+                context |= points_shown(event.rulebook, the_stage)
         return render(request, "podium/standings/stage.html", context)
 
     language = translation.get_language() or ""
@@ -355,7 +347,7 @@ def version_page(
         "tables": tables,
         "why_link": WHY,
         "organizer": is_organizer(request.user, event),
-        **_points(event, the_stage),
+        **points_shown(event.rulebook, the_stage),
     }
     return render(request, "podium/publication/version.html", context)
 

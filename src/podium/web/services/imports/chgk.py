@@ -32,6 +32,7 @@ from podium.web.services.imports.common import (
     once,
 )
 from podium.web.services.imports.results import results_stage
+from podium.web.services.rounds import round_questions_follow
 from podium.web.services.sheets import SheetRefused, tour_sheet_record
 from podium.web.text import name_key
 
@@ -198,6 +199,11 @@ def _tour_plan(
                 Issue(None, "", _("No team of the file is an entry of this stage."))
             )
         return plan
+    follow = round_questions_follow(
+        event=event, stage=the_stage, round=round, masks=masks.values(), by=by
+    )
+    if follow:
+        plan.notes.append(follow)
     try:
         done = tour_sheet_record(
             event=event,

@@ -53,6 +53,7 @@ from podium.web.services.results import (
     result_record,
     shown,
 )
+from podium.web.services.rounds import round_questions_follow
 from podium.web.text import name_key
 
 # --- results from the command line's CSV --------------------------------------------------------
@@ -502,6 +503,12 @@ def _results_plan(
     plan = ResultsPlan(the_stage, round, rows, general, notes)
     made: list[Result] = []
     if not general:
+        masks = (r.cells.get("mask", "") for r in rows if r.entry is not None and not r.issues)
+        follow = round_questions_follow(
+            event=event, stage=the_stage, round=round, masks=masks, by=by
+        )
+        if follow:
+            notes.append(follow)
         made = _record_rows(event, the_stage, round, rows, by, token, reason, sheet, now)
     if plan.ok:
         plan.tables, problems = live_tables(event, the_stage, round)
