@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 
@@ -95,6 +97,21 @@ def test_csv_and_table_formats(tmp_path: Path) -> None:
     assert "Bob (2)" in out
     assert "outside" in out
     assert "✓ advances" in out
+
+
+def test_csv_escapes_names_a_spreadsheet_would_run(tmp_path: Path) -> None:
+    text = QUALIFICATION.replace("Alice", '"=HYPERLINK(""http://x"",""y"")"').replace(
+        "Dana", "@SUM(A1)"
+    )
+    code, out, err = run("standings", "cz-jigsaw", write(tmp_path, text), "--stage",
+                         "individual-qualification", "--format", "csv")  # fmt: skip
+    assert code == 0, err
+    rows = {r["id"]: r for r in csv.DictReader(io.StringIO(out))}
+    assert rows["1"]["name"] == '\'=HYPERLINK("http://x","y")'
+    assert rows["4"]["name"] == "'@SUM(A1)"
+    assert rows["2"]["name"] == "Bob"
+    # Podium's own figures stay as they are.
+    assert (rows["1"]["rank"], rows["1"]["rank_to"], rows["1"]["score"]) == ("2", "3", "1:02:03")
 
 
 def bad(tmp_path: Path, preset: str, stage: str, text: str | bytes) -> list[str]:

@@ -132,8 +132,8 @@ def test_a_draft_round_is_404_for_the_public_and_200_with_a_token_of_the_event(
     assert seen.json()["state"] == "draft"
     stages = {s["key"]: s for s in client.get("/api/events/cz-jigsaw/stages").json()}
     assert stages[QUALI]["rounds"] == [
-        {"number": 1, "title": "", "starts_at": None, "state": "draft", "visible": False,
-         "version": None}
+        {"number": 1, "title": "", "starts_at": None, "questions": None, "state": "draft",
+         "visible": False, "version": None}
     ]  # fmt: skip
 
 

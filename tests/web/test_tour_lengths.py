@@ -11,7 +11,8 @@ Hand-worked (deti-kolomny with ``max_questions: 36``; teams #1 Sovy, #2 Ezhi, #3
 - An import of 12-mark masks into a tour the calendar gave 15 and that has no mask yet takes the
   file's length, and says so; into a tour with masks of 12, a 15-mark row is refused.
 - Scorecards of tour 1 have boxes q1–q12, of tour 2 (24 questions) q1–q24; the rating file
-  lists each tour's length; an appeal on question 13 of a 12-question tour is refused.
+  and the API's stage list give each tour's length; an appeal on question 13 of a 12-question
+  tour is refused.
 """
 
 from __future__ import annotations
@@ -247,6 +248,9 @@ def test_scorecards_and_the_rating_file_follow_each_tour(club: Any) -> None:
     sheet(club, [mask(10, 12), mask(8, 12), mask(8, 12)])
     tours = season_rating(club.event, stage, staff=True)
     assert [(t["tour"], t["questions"]) for t in tours] == [(1, 12), (2, 24)]
+    stages = {s["key"]: s for s in client.get(f"/api/events/{club.event.slug}/stages").json()}
+    assert [(r["number"], r["questions"]) for r in stages[TOUR]["rounds"]] == [(1, 12), (2, 24)]
+    assert {r["questions"] for r in stages["brainball"]["rounds"]} <= {None}
 
 
 def test_a_tour_added_before_tours_had_lengths_reads_its_masks(club: Any) -> None:

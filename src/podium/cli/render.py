@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import TextIO
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.table import Table as RichTable
@@ -12,6 +12,7 @@ from rich.table import Table as RichTable
 from podium.cli import jsontext
 from podium.engine.collector import paused_gc
 from podium.engine.document import row_data, standings_data
+from podium.engine.formulas import csv_safe
 from podium.engine.standings import Row, Standings
 
 
@@ -34,6 +35,18 @@ CSV_COLUMNS = (
 )  # fmt: skip
 
 
+# Podium's own figures: written as they are, a negative one too.
+_COMPUTED = frozenset({"rank", "rank_to", "official_rank", "official_rank_to", "score", "points"})
+
+
+def _cell(column: str, value: Any) -> Any:
+    """A cell of the CSV: text people typed (names, ids, a rulebook's clauses) escaped where a
+    spreadsheet would run it (``podium.engine.formulas``)."""
+    if value is None:
+        return ""
+    return csv_safe(value) if isinstance(value, str) and column not in _COMPUTED else value
+
+
 @paused_gc
 def to_csv(standings: Standings) -> str:
     out = io.StringIO()
@@ -46,7 +59,7 @@ def to_csv(standings: Standings) -> str:
             d["reasons"] = " | ".join(r["text"] for r in d["reasons"])
             for flag in ("advances", "playoff", "prize"):
                 d[flag] = "yes" if d[flag] else "no"
-            writer.writerow(["" if d[c] is None else d[c] for c in CSV_COLUMNS])
+            writer.writerow([_cell(c, d[c]) for c in CSV_COLUMNS])
     return out.getvalue()
 
 

@@ -21,7 +21,7 @@ from django.utils.dateparse import parse_datetime
 from ninja import Path, Query, Router
 from ninja.renderers import JSONRenderer
 
-from podium.rules.schema import Stage
+from podium.rules.schema import ChgkTourStage, Stage
 from podium.web import polls
 from podium.web.api.auth import BearerToken, caller_token
 from podium.web.api.common import (
@@ -49,6 +49,7 @@ from podium.web.selectors.live import live_round, who
 from podium.web.selectors.results import final_versions
 from podium.web.selectors.stages import has_calendar, rounds_of, stage_entries
 from podium.web.selectors.standings import frozen_tables, stage_rounds
+from podium.web.selectors.tours import tour_lengths
 from podium.web.versions import stage_tag
 
 router = Router(auth=BearerToken(optional=True), tags=["read"])
@@ -72,7 +73,9 @@ def event_out(event: Event) -> dict[str, Any]:
 
 
 def stage_out(event: Event, stage: Stage, staff: bool) -> dict[str, Any]:
-    starts = {r.number: r.starts_at for r in rounds_of(event, stage)} if has_calendar(stage) else {}
+    calendar = rounds_of(event, stage) if has_calendar(stage) else []
+    starts = {r.number: r.starts_at for r in calendar}
+    lengths = tour_lengths(event, stage, calendar) if isinstance(stage, ChgkTourStage) else {}
     rounds = stage_rounds(event, stage, staff)
     return {
         "key": stage.key,
@@ -85,6 +88,7 @@ def stage_out(event: Event, stage: Stage, staff: bool) -> dict[str, Any]:
                 "number": r.number,
                 "title": r.title,
                 "starts_at": starts.get(r.number),
+                "questions": lengths.get(r.number),
                 "state": r.state,
                 "visible": r.visible,
                 "version": r.version,

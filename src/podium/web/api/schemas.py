@@ -69,6 +69,9 @@ class RoundOut(Schema):
     number: int
     title: str
     starts_at: dt.datetime | None
+    questions: int | None = Field(
+        description="a ChGK tour's number of questions; null for a round of another stage"
+    )
     state: str = Field(description="draft, preliminary or final")
     visible: bool = Field(description="whether the caller may read its standings")
     version: int | None = Field(description="the newest final version, when final")

@@ -3,10 +3,8 @@
 Vocabulary:
 - typed value: see ``podium.web.selectors.exports``; a duration reads ``H:MM:SS``, a moment
   reads ``YYYY-MM-DD HH:MM`` in the event's time zone, a number with the column's decimals.
-- formula-like text: text that a spreadsheet would read as a formula or a command, because it
-  begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return (the OWASP rule for CSV
-  injection). A team may call itself ``=HYPERLINK("http://x","y")``: in a CSV cell such text is
-  escaped with a leading ``'``, in an XLSX cell it is written as a text cell, never a formula.
+- formula-like text: see ``podium.engine.formulas``: in a CSV cell such text is escaped with a
+  leading ``'`` (``csv_safe``), in an XLSX cell it is written as a text cell, never a formula.
   Only text is concerned: numbers Podium computed (a negative score too) are typed values.
 """
 
@@ -20,17 +18,6 @@ from django.utils.translation import gettext as _
 
 from podium.engine.timing import format_clock
 from podium.web.selectors.exports import Column, Document
-
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def formula_like(text: str) -> bool:
-    return text.startswith(FORMULA_START)
-
-
-def csv_safe(text: str) -> str:
-    """The text of a CSV cell, escaped where a spreadsheet would run it (see the vocabulary)."""
-    return "'" + text if formula_like(text) else text
 
 
 def local(moment: dt.datetime, zone: Any) -> dt.datetime:

@@ -6,7 +6,7 @@ Vocabulary:
   belongs to, so the file stays one flat table; the other columns are the union of the
   sheets' columns, in the order they first appear.
 - escaped cell: every text cell, the header and the sheet names too, goes through
-  ``csv_safe`` (formula-like text, see ``podium.web.exports.cells``); a number (``-3``) does not.
+  ``csv_safe`` (formula-like text, see ``podium.engine.formulas``); a number (``-3``) does not.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from podium.web.exports.cells import cell_text, csv_safe
+from podium.engine.formulas import csv_safe
+from podium.web.exports.cells import cell_text
 from podium.web.selectors.exports import Column, Document
 
 BOM = "\ufeff"
