@@ -353,3 +353,13 @@ def test_import_a_file_all_or_nothing(club: Any) -> None:
     )
     assert response.status_code == 404
     assert Question.objects.count() == 3
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_packet_saved_as_unicode_by_notepad_is_read(club: Any, codec: str) -> None:
+    form = {"discipline": "chgk", "source": "Кубок Коломны 2024", "played_on": "2024-03-09"}
+    data = text("archive.txt").encode(codec)  # "utf-16" writes the byte-order mark
+    response = client_for(club.olga).post(url("import", club), {**form, "file": upload(data)})
+    assert response.status_code == 302, response.text[:2000]
+    assert Question.objects.filter(status="archive").count() == 3
+    assert Question.objects.get(number=3).answer == "сова"

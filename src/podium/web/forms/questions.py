@@ -4,7 +4,8 @@ Vocabulary:
 - packet: a text in the packet notation (see ``podium.web.selectors.questions``); the forms
   only carry it, the service parses it and names every bad line.
 - import file: a plain-text file in the same notation, UTF-8 (or Windows-1251, the usual
-  encoding of older Russian packets).
+  encoding of older Russian packets, or UTF-16 as Windows Notepad saves "Unicode", with or
+  without its byte-order mark).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from podium.web.imports.files import utf16_text
 from podium.web.models import Question
 from podium.web.text import TextForm, limit
 
@@ -116,8 +118,17 @@ class ImportForm(TextForm):
                 _("The file is larger than %(mb)d MB.") % {"mb": IMPORT_MAX_BYTES // 1_000_000}
             )
         raw = upload.read()
+        if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 with its byte-order mark
+            try:
+                return raw.decode("utf-16")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(_("This is not a text file.")) from None
         if b"\x00" in raw:
-            raise forms.ValidationError(_("This is not a text file."))
+            # Notepad's "Unicode" without a byte-order mark, or no text at all.
+            text = utf16_text(raw)
+            if text is None:
+                raise forms.ValidationError(_("This is not a text file."))
+            return text
         try:
             return raw.decode("utf-8-sig")
         except UnicodeDecodeError:

@@ -16,7 +16,7 @@ Vocabulary:
   asks (``rating=True``, the results import) and read as the sheet ``id`` (blank: the team is
   found by its name), ``name``, ``mask``, with the notes on its cells per row
   (``podium.web.imports.ratingsheet``).
-- UTF-16 without a byte-order mark is recognized by its NUL bytes (see ``_utf16``); a file
+- UTF-16 without a byte-order mark is recognized by its NUL bytes (see ``utf16_text``); a file
   with control bytes (NUL among them) that is not UTF-16 is binary and refused as such; a
   stray one is left for the row checks to name.
 """
@@ -182,7 +182,7 @@ def _accents_at_word_end(data: bytes) -> float:
     return ends / len(positions)
 
 
-def _utf16(data: bytes) -> str | None:
+def utf16_text(data: bytes) -> str | None:
     """The text of UTF-16 without a byte-order mark, or None when ``data`` is not that.
 
     A table's delimiters, digits and line ends are ASCII: in UTF-16 each is one ASCII byte and
@@ -229,7 +229,7 @@ def decode(data: bytes) -> tuple[str, str]:
     if b"\x00" in data[:4096]:
         # Checked before UTF-8: ASCII in UTF-16 is valid UTF-8 (with NULs), and Cyrillic or
         # Czech letters in UTF-16 read as one-byte Windows code pages.
-        utf16 = _utf16(data)
+        utf16 = utf16_text(data)
         if utf16 is not None:
             note = _("The file is UTF-16 text without a byte-order mark; Podium read it as such.")
             return utf16, note
