@@ -489,7 +489,8 @@ def settings_under(env: dict[str, str]) -> dict[str, Any]:
     code = (
         "import json, django; django.setup(); from django.conf import settings as s; "
         "print(json.dumps({k: getattr(s, k) for k in ('PODIUM_EVENT_CREATORS', 'EMAIL_BACKEND', "
-        "'EMAIL_HOST', 'EMAIL_PORT', 'EMAIL_HOST_USER', 'EMAIL_USE_TLS', 'DEFAULT_FROM_EMAIL')}))"
+        "'PODIUM_MAIL_SENDER', 'EMAIL_HOST', 'EMAIL_PORT', 'EMAIL_HOST_USER', 'EMAIL_USE_TLS', "
+        "'DEFAULT_FROM_EMAIL')}))"
     )
     base = {k: v for k, v in os.environ.items() if not k.startswith("PODIUM_")}
     done = subprocess.run(
@@ -515,7 +516,8 @@ def test_production_requires_approval_and_smtp_comes_from_the_environment(tmp_pa
     found = settings_under(production)
     assert found == {
         "PODIUM_EVENT_CREATORS": "approved",
-        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_BACKEND": "podium.web.outbox.BackgroundBackend",
+        "PODIUM_MAIL_SENDER": "django.core.mail.backends.smtp.EmailBackend",
         "EMAIL_HOST": "smtp.example.org",
         "EMAIL_PORT": 587,
         "EMAIL_HOST_USER": "podium",
@@ -524,7 +526,7 @@ def test_production_requires_approval_and_smtp_comes_from_the_environment(tmp_pa
     }
     development = settings_under({"PODIUM_DATA_DIR": str(tmp_path)})
     assert development["PODIUM_EVENT_CREATORS"] == "anyone"
-    assert development["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+    assert development["PODIUM_MAIL_SENDER"] == "django.core.mail.backends.console.EmailBackend"
 
 
 @pytest.mark.django_db(transaction=True)

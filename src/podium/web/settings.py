@@ -211,9 +211,11 @@ LOGGING = {
 EMAIL_HOST = ENV.get("PODIUM_EMAIL_HOST") or "localhost"
 _SMTP = "django.core.mail.backends.smtp.EmailBackend"
 _CONSOLE = "django.core.mail.backends.console.EmailBackend"
-EMAIL_BACKEND = ENV.get("PODIUM_EMAIL_BACKEND") or (
+PODIUM_MAIL_SENDER = ENV.get("PODIUM_EMAIL_BACKEND") or (
     _SMTP if ENV.get("PODIUM_EMAIL_HOST") else _CONSOLE
 )
+# Requests only queue their mail; a thread in each process sends it (podium.web.outbox).
+EMAIL_BACKEND = "podium.web.outbox.BackgroundBackend"
 EMAIL_USE_TLS = flag(ENV, "PODIUM_EMAIL_TLS")
 EMAIL_USE_SSL = flag(ENV, "PODIUM_EMAIL_SSL")
 if EMAIL_USE_TLS and EMAIL_USE_SSL:

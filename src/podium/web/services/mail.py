@@ -13,8 +13,9 @@ Vocabulary:
   they last chose, logged in or signed up with), else the event's.
 - event details: its title, start (in its time zone), venue and the address of its page in the
   recipient's language (``PODIUM_SITE_URL``).
-- sending: composed and sent after the transaction commits (``transaction.on_commit``), over
-  one connection; a message that cannot be sent is lost without undoing what it tells.
+- sending: composed after the transaction commits (``transaction.on_commit``) and handed to
+  the outbox (``podium.web.outbox``), whose thread sends it after the answer; a message that
+  cannot be sent is lost without undoing what it tells.
 """
 
 from __future__ import annotations
