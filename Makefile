@@ -64,6 +64,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/questions.py
 	$(BIN)/python bench/load.py
 	$(BIN)/python bench/pdf.py
+	$(BIN)/python bench/mail.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .import_linter_cache
