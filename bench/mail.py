@@ -4,7 +4,7 @@ A mail server on 127.0.0.1 that takes ``--delay`` ms (default 150) to accept eac
 stands for a distant SMTP relay. Measured side by side, A B A B, in one run:
 
 (a) a password reset for a known address and for an unknown one, with Podium's outbox
-    (``podium.web.outbox``: the request queues the message, a thread sends it) and with the
+    (``podium.web.kernel.outbox``: the request queues the message, a thread sends it) and with the
     SMTP back-end called inside the request (how Podium sent before, the floor of a direct
     send). The ratio known / unknown says whether the answer's time tells an account exists;
 (b) handing 200 results e-mails to the mail system (a publication to 200 entrants), outbox
@@ -36,14 +36,14 @@ from django.core.management import call_command
 from django.test import Client
 from django.test.utils import setup_test_environment
 
-from podium.web import outbox
+from podium.web.kernel import outbox
 
 with warnings.catch_warnings():  # smtpd is deprecated, and enough for a stand-in relay
     warnings.simplefilter("ignore", DeprecationWarning)
     import asyncore
     import smtpd
 
-OUTBOX = "podium.web.outbox.BackgroundBackend"
+OUTBOX = "podium.web.kernel.outbox.BackgroundBackend"
 SMTP = "django.core.mail.backends.smtp.EmailBackend"
 
 

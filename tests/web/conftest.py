@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import translation
 
 from podium.rules.loader import preset_text
-from podium.web import flight, versions
+from podium.web.live import flight, versions
 from podium.web.models import Event, EventRole
 
 CHROMIUM = "/usr/bin/chromium"

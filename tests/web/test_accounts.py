@@ -19,9 +19,9 @@ from django.core import mail
 from django.test import Client, override_settings
 
 from podium.web import logins
+from podium.web.kernel.refusals import Refused
 from podium.web.models import Account, AuditEntry, Event
 from podium.web.services.accounts import account_approve
-from podium.web.services.base import Refused
 
 PASSWORD = "correct horse battery"
 LOGIN = "/accounts/login/"
@@ -173,7 +173,7 @@ def test_with_the_shared_cache_down_each_process_still_counts(make_user: Any) ->
     logins._LOCAL.clear()  # each process's own counters, kept between tests
     down = {
         "default": {
-            "BACKEND": "podium.web.cache.SharedRedisCache",
+            "BACKEND": "podium.web.live.cache.SharedRedisCache",
             "LOCATION": "redis://127.0.0.1:9/0",  # nothing listens there
         }
     }
@@ -516,7 +516,7 @@ def test_production_requires_approval_and_smtp_comes_from_the_environment(tmp_pa
     found = settings_under(production)
     assert found == {
         "PODIUM_EVENT_CREATORS": "approved",
-        "EMAIL_BACKEND": "podium.web.outbox.BackgroundBackend",
+        "EMAIL_BACKEND": "podium.web.kernel.outbox.BackgroundBackend",
         "PODIUM_MAIL_SENDER": "django.core.mail.backends.smtp.EmailBackend",
         "EMAIL_HOST": "smtp.example.org",
         "EMAIL_PORT": 587,

@@ -40,6 +40,7 @@ from typing import Any
 
 import pytest
 
+from podium.web.kernel.refusals import Refused
 from podium.web.models import Appeal, EntryMember, EventRole, Payment, Person, Verdict
 from podium.web.selectors.appeals import (
     filing_closes,
@@ -56,7 +57,6 @@ from podium.web.services.appeals import (
     jury_appoint,
     verdict_record,
 )
-from podium.web.services.base import Refused
 from podium.web.services.checks import second_entry_record
 from podium.web.services.clock import round_end, round_start
 from podium.web.services.publication import publication_set

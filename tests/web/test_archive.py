@@ -19,9 +19,9 @@ from podium.cli.main import app
 from podium.engine.document import standings_data
 from podium.web.archive import KINDS, SINCE_2, ArchiveError, dumps, export_event, import_event
 from podium.web.demo import load_demo
+from podium.web.kernel.stages import round_numbers
 from podium.web.models import Account, ApiToken, Event, EventRole, Question, Result, Verdict
 from podium.web.selectors.results import standings_as_of
-from podium.web.selectors.stages import round_numbers
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The shared cache (``podium.web.cache``): Redis, and when Redis does not answer, a cache that
+"""The shared cache (``podium.web.live.cache``): Redis, and when Redis does not answer, a cache that
 misses quickly and says it is down instead of breaking the page."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from podium.web.cache import SharedRedisCache, is_down
+from podium.web.live.cache import SharedRedisCache, is_down
 
 REDIS = os.environ.get("PODIUM_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 

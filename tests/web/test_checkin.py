@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Cancellation, CheckIn, Entry, EventRole, SeatOffer
 from podium.web.selectors.desk import no_shows, search
-from podium.web.services.base import Refused
 from podium.web.services.checkin import checkin_record, seat_offer
 from podium.web.services.events import squad_create
 

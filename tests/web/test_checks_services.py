@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from podium.engine.compare import mask_differences
+from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Result, SecondEntry, Verification
 from podium.web.selectors.results import current_results, unverified
-from podium.web.services.base import Refused
 from podium.web.services.checks import mismatch_resolve, result_confirm, second_entry_record
 from podium.web.services.results import result_record
 from podium.web.services.rounds import round_add

@@ -26,6 +26,7 @@ import pytest
 
 from podium.engine.standings import Standings
 from podium.rules.loader import preset_text
+from podium.web.kernel.refusals import Refused
 from podium.web.models import (
     AuditEntry,
     Entry,
@@ -39,7 +40,6 @@ from podium.web.models import (
     Verification,
 )
 from podium.web.selectors.results import current_results, standings_as_of, unverified
-from podium.web.services.base import Refused
 from podium.web.services.results import result_correct
 from podium.web.services.sheets import SheetRefused, tour_check_record, tour_sheet_record
 

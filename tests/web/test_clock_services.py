@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 from django.utils import translation
 
+from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Result, Signal
 from podium.web.selectors.clock import clock_of, round_ended_at, stage_clocks
 from podium.web.selectors.results import standings_as_of
-from podium.web.services.base import Refused
 from podium.web.services.clock import result_finish, round_end, round_start
 from podium.web.services.results import result_record
 

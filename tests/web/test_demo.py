@@ -14,6 +14,7 @@ from django.test import Client
 
 from podium.engine.classification import is_domestic
 from podium.engine.formats.games import assign_division
+from podium.web.kernel.refusals import Refused
 from podium.web.models import (
     Appeal,
     AuditEntry,
@@ -34,7 +35,6 @@ from podium.web.selectors.discipline import unpaid_for_tour
 from podium.web.selectors.questions import database_index
 from podium.web.selectors.results import current_results, standings_as_of
 from podium.web.services.appeals import dispute_decide, verdict_record
-from podium.web.services.base import Refused
 from podium.web.services.checks import mismatch_resolve
 from podium.web.services.publication import publication_set
 

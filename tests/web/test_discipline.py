@@ -67,6 +67,7 @@ from typing import Any
 
 import pytest
 
+from podium.web.kernel.refusals import Refused
 from podium.web.models import (
     Ban,
     Entry,
@@ -79,7 +80,6 @@ from podium.web.models import (
 )
 from podium.web.selectors.discipline import season_end, unpaid_for_tour
 from podium.web.selectors.results import battle_item, standings_as_of
-from podium.web.services.base import Refused
 from podium.web.services.discipline import (
     not_admitted_apply,
     sanction_impose,

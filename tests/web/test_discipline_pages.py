@@ -32,6 +32,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from podium.web.kernel.refusals import Refused
 from podium.web.models import (
     Ban,
     EntryMember,
@@ -41,7 +42,6 @@ from podium.web.models import (
     Withdrawal,
 )
 from podium.web.selectors.results import battle_item, standings_as_of
-from podium.web.services.base import Refused
 from podium.web.services.discipline import sanction_impose
 from podium.web.services.payments import payment_record
 from podium.web.services.results import result_record

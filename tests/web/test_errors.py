@@ -61,7 +61,7 @@ def test_a_server_error_shows_no_traceback(db: None, failing_home: Any) -> None:
 def test_an_unreachable_database_is_a_short_503_with_retry_after(db: None) -> None:
     from django.utils import translation
 
-    from podium.web.views import errors
+    from podium.web.kernel import errors
 
     request = Client().request().wsgi_request
     try:

@@ -22,8 +22,8 @@ import pytest
 from django.test import Client
 
 from podium.rules.loader import preset_text
+from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Entry, Event, EventRole
-from podium.web.services.base import Refused
 from podium.web.services.events import RulebookRefused, event_update
 from podium.web.services.payments import payment_record
 

@@ -11,8 +11,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from podium.rules.loader import preset_text
+from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Event, EventRole, Squad
-from podium.web.services.base import Refused
 from podium.web.services.events import (
     RulebookRefused,
     event_create,

@@ -1,4 +1,4 @@
-"""Single flight (``podium.web.flight``): one computation per version; while one process
+"""Single flight (``podium.web.live.flight``): one computation per version; while one process
 computes, the others answer with the newest version made — or wait for it when they need that
 very version; a subject that changes many times a second is made at most once per
 ``SETTLE_S``."""
@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 
-from podium.web import flight
-from podium.web.cache import SharedRedisCache
+from podium.web.live import flight
+from podium.web.live.cache import SharedRedisCache
 
 
 def counted(value: str, made: list[str]) -> Any:

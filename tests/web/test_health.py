@@ -9,7 +9,7 @@ import pytest
 from django.db import OperationalError, connection
 from django.test import Client
 
-from podium.web.cache import SharedRedisCache
+from podium.web.live.cache import SharedRedisCache
 
 
 def health(client: Client | None = None) -> tuple[int, dict[str, Any]]:
@@ -39,5 +39,5 @@ def test_without_the_cache_it_still_serves_and_says_so(
     db: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     dead = SharedRedisCache("redis://127.0.0.1:9/0", {})  # nothing listens on port 9
-    monkeypatch.setattr("podium.web.views.health.cache", dead)
+    monkeypatch.setattr("podium.web.kernel.health.cache", dead)
     assert health() == (200, {"status": "degraded", "database": "ok", "cache": "unreachable"})

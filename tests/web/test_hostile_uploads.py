@@ -19,8 +19,8 @@ from django.test import Client
 from django.urls import reverse
 
 from podium.rules.loader import preset_text
-from podium.web.imports.files import FileRefused, read_upload
 from podium.web.models import AuditEntry, Entry, Event, Result
+from podium.web.readers.tables import FileRefused, read_upload
 
 pytestmark = pytest.mark.django_db
 
@@ -532,7 +532,7 @@ def test_unclosed_strings_do_not_slow_the_nesting_scan(cz: Any, bounded: Any) ->
 
 
 def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
-    from podium.web.limits import json_depth
+    from podium.web.kernel.limits import json_depth
 
     assert json_depth(json.dumps({"a": ["[[[", {"b": '"]]\\'}]}).encode()) == 3
     assert json_depth(b'["a]\\"[", [[1]], "x\\\\"]') == 3

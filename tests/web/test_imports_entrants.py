@@ -30,9 +30,9 @@ from django.test import Client
 from django.urls import reverse
 
 from podium.web.imports.fields import guess_mapping
-from podium.web.imports.files import MAX_ROWS, FileRefused, Sheet, read_upload
+from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Entry, EntryMember, Person, Squad
-from podium.web.services.base import Refused
+from podium.web.readers.tables import MAX_ROWS, FileRefused, Sheet, read_upload
 from podium.web.services.imports import (
     ImportRefused,
     entrants_import,

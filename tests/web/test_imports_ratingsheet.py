@@ -1,4 +1,4 @@
-"""The web results import reads the rating site's ChGK table (``podium.web.imports.ratingsheet``):
+"""The web results import reads the rating site's ChGK table (``podium.web.readers.ratingsheet``):
 both workbook layouts and the CSV export, teams found by name, a note per written-in answer, a
 stray mark refused by its cell with nothing recorded, and hostile sizes refused quickly.
 
@@ -18,9 +18,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from podium.web.imports.files import FileRefused, read_upload
-from podium.web.imports.ratingsheet import RatingSheetRefused, read_tables
 from podium.web.models import AuditEntry, Result, Round
+from podium.web.readers.ratingsheet import RatingSheetRefused, read_tables
+from podium.web.readers.tables import FileRefused, read_upload
 from podium.web.selectors.results import standings_as_of
 from podium.web.services.imports import ImportRefused, results_import, results_preview
 

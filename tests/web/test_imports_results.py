@@ -37,10 +37,10 @@ from django.utils import translation
 
 from podium.engine.document import standings_data
 from podium.web.imports.fields import guess_mapping
-from podium.web.imports.files import read_upload
+from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Entry, Result
+from podium.web.readers.tables import read_upload
 from podium.web.selectors.results import current_results, stage_rows, standings_as_of
-from podium.web.services.base import Refused
 from podium.web.services.imports import (
     ImportRefused,
     entrants_import,

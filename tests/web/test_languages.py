@@ -1,4 +1,4 @@
-"""Which language a page speaks (``podium.web.languages``): the address's prefix, else the
+"""Which language a page speaks (``podium.web.kernel.languages``): the address's prefix, else the
 visitor's choice (the cookie), else the browser's ``Accept-Language``, else the event's (on an
 event's pages) or English; the choice survives unprefixed links and the log-in, the cached
 standings stay right for each language, and staff pages speak the reader's language."""
@@ -164,7 +164,7 @@ def test_unsupported_and_absurd_accept_language_headers_fall_back_quickly() -> N
 
     from django.test import RequestFactory
 
-    from podium.web.languages import browser_language
+    from podium.web.kernel.languages import browser_language
 
     factory = RequestFactory()
     tracemalloc.start()

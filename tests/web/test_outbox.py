@@ -1,4 +1,4 @@
-"""Mail leaves after the answer (``podium.web.outbox``), through a real SMTP exchange with a
+"""Mail leaves after the answer (``podium.web.kernel.outbox``), through a real SMTP exchange with a
 mail server on 127.0.0.1 that greets only when the test lets it.
 
 - A password reset for a known address answers while the mail server has not even said hello:
@@ -21,7 +21,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from podium.web import outbox
+from podium.web.kernel import outbox
 
 
 class GatedServer:
@@ -90,7 +90,7 @@ class GatedServer:
 @pytest.fixture
 def server(settings: Any) -> Iterator[GatedServer]:
     made = GatedServer()
-    settings.EMAIL_BACKEND = "podium.web.outbox.BackgroundBackend"
+    settings.EMAIL_BACKEND = "podium.web.kernel.outbox.BackgroundBackend"
     settings.PODIUM_MAIL_SENDER = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", made.port
     settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False

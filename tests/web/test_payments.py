@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Entry, EntryMember, EventRole, Payment, Person
-from podium.web.services.base import Refused
 from podium.web.services.payments import payment_record
 
 

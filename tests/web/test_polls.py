@@ -1,4 +1,4 @@
-"""The poll gate (``podium.web.polls``): a spectator's poll that finds nothing new answers 304
+"""The poll gate (``podium.web.live.polls``): a spectator's poll that finds nothing new answers 304
 without a single SQL query, an anonymous visitor's page and the API's standings come from the
 snapshot of the current version (compressed when the client takes it), and nothing personal or
 stale is ever served from it."""
@@ -149,7 +149,7 @@ def test_with_the_cache_down_pages_are_slower_never_wrong(cz: Any, settings: Any
     event, people, bohdan = cz
     settings.CACHES = {
         "default": {
-            "BACKEND": "podium.web.cache.SharedRedisCache",
+            "BACKEND": "podium.web.live.cache.SharedRedisCache",
             "LOCATION": "redis://127.0.0.1:9/0",
         }
     }  # nothing listens on port 9

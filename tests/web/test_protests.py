@@ -38,6 +38,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from podium.engine.entries import Reason
+from podium.web.kernel.refusals import Refused
 from podium.web.models import (
     Appeal,
     Entry,
@@ -51,7 +52,6 @@ from podium.web.models import (
 )
 from podium.web.selectors.results import current_results, standings_as_of
 from podium.web.services.appeals import appeal_file, verdict_record
-from podium.web.services.base import Refused
 from podium.web.services.discipline import sanction_impose
 from podium.web.services.payments import payment_record
 from podium.web.services.publication import publication_set

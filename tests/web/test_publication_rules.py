@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
+from podium.web.kernel.refusals import Refused
 from podium.web.models import Publication
-from podium.web.services.base import Refused
 from podium.web.services.checks import result_confirm, second_entry_record
 from podium.web.services.clock import round_end, round_start
 from podium.web.services.publication import appeal_window_closes, publication_set

@@ -32,6 +32,7 @@ from typing import Any
 
 import pytest
 
+from podium.web.kernel.refusals import Refused
 from podium.web.models import (
     AuditEntry,
     Ban,
@@ -59,7 +60,6 @@ from podium.web.selectors.questions import (
     public_questions,
     similarity,
 )
-from podium.web.services.base import Refused
 from podium.web.services.questions import (
     PacketRefused,
     consent_record,

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
+from podium.web.kernel.refusals import Refused
 from podium.web.models import Agreement, AuditEntry, Result
 from podium.web.selectors.results import standings_as_of
-from podium.web.services.base import Refused
 from podium.web.services.checks import result_confirm
 from podium.web.services.publication import publication_set
 from podium.web.services.results import (

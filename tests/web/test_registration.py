@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from django.utils import translation
 
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.texts import division_reason
 from podium.web.models import AuditEntry, Entry, Event, EventRole, Payment, Person, Squad
-from podium.web.selectors.texts import division_reason
-from podium.web.services.base import Refused
 from podium.web.services.registration import (
     PersonData,
     entry_approve,

@@ -22,6 +22,8 @@ from django.utils import translation
 
 from podium.engine.errors import InputError
 from podium.engine.standings import Standings
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.texts import reason_text
 from podium.web.models import (
     AuditEntry,
     Entry,
@@ -41,8 +43,6 @@ from podium.web.selectors.results import (
     standings_as_of,
     unverified,
 )
-from podium.web.selectors.texts import reason_text
-from podium.web.services.base import Refused
 from podium.web.services.checks import result_confirm as result_verify
 from podium.web.services.publication import publication_set
 from podium.web.services.results import result_correct, result_record

@@ -25,12 +25,12 @@ from typing import Any
 
 import pytest
 
+from podium.web.kernel.refusals import Refused
 from podium.web.models import Appeal, Result
 from podium.web.selectors.appeals import filing_closes, question_rule
 from podium.web.selectors.clock import round_ended_at
 from podium.web.selectors.publication import appeal_window_closes
 from podium.web.services.appeals import appeal_file
-from podium.web.services.base import Refused
 from podium.web.services.checks import mismatch_resolve, result_confirm, second_entry_record
 from podium.web.services.clock import round_end, round_start
 from podium.web.services.publication import publication_set

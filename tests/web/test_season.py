@@ -33,10 +33,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Draw, Entry, Result
 from podium.web.selectors.results import battle_item, standings_as_of
 from podium.web.selectors.season import playoff_groups, season_stage
-from podium.web.services.base import Refused
 from podium.web.services.draws import draw_rerun
 from podium.web.services.playoffs import (
     playoff_annul,

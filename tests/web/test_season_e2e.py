@@ -33,6 +33,8 @@ from typing import Any
 
 import pytest
 
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.stages import stage_entries
 from podium.web.models import Appeal, Ban, Entry, Publication, Verdict
 from podium.web.selectors.results import (
     battle_item,
@@ -40,10 +42,8 @@ from podium.web.selectors.results import (
     question_item,
     standings_as_of,
 )
-from podium.web.selectors.stages import stage_entries
 from podium.web.services.advancement import superfinal_winners
 from podium.web.services.appeals import appeal_file, jury_appoint, verdict_record
-from podium.web.services.base import Refused
 from podium.web.services.checks import result_confirm, second_entry_record
 from podium.web.services.discipline import withdrawal_record
 from podium.web.services.playoffs import playoff_next, playoff_record

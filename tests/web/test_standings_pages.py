@@ -38,7 +38,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
-from podium.web import versions
+from podium.web.live import versions
 from podium.web.models import (
     Entry,
     EntryMember,

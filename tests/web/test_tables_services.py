@@ -20,10 +20,10 @@ import pytest
 from django.utils import translation
 
 from podium.web.forms.results import ResultForm
+from podium.web.kernel.refusals import Refused
 from podium.web.models import Result, TableStep
 from podium.web.selectors.results import current_results, standings_as_of
 from podium.web.selectors.tables import table_of
-from podium.web.services.base import Refused
 from podium.web.services.clock import round_start
 from podium.web.services.tables import table_pieces, table_step
 

@@ -1,4 +1,4 @@
-"""Names and text (``podium.web.text``): no length and no character anywhere answers 500.
+"""Names and text (``podium.web.kernel.text``): no length and no character anywhere answers 500.
 
 Hand-worked:
 - A cz-jigsaw pair of two members whose first and last names have 100 characters each (each
@@ -38,10 +38,11 @@ from django.urls import reverse
 import podium.web
 from podium.web.archive import ArchiveError, export_event, import_event
 from podium.web.imports.fields import guess_mapping
-from podium.web.imports.files import read_upload
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.text import limit, search_text, text_problem
 from podium.web.models import AuditEntry, Entry, EntryMember, Event, Person
+from podium.web.readers.tables import read_upload
 from podium.web.selectors.questions import parse_packet
-from podium.web.services.base import Refused
 from podium.web.services.imports import (
     ImportRefused,
     entrants_import,
@@ -51,7 +52,6 @@ from podium.web.services.imports import (
 from podium.web.services.registration import PersonData, entry_register, roster_add_player
 from podium.web.services.results import key_of
 from podium.web.templatetags.podium_rows import linked
-from podium.web.text import limit, search_text, text_problem
 
 LONG = "x" * 100
 HOSTILE = {

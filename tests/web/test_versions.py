@@ -1,6 +1,6 @@
-"""Version tags (``podium.web.versions``): a write changes the tag of the tables it can change —
-once its transaction commits — and no other; the tags live in the shared cache, and when the
-cache loses them or misses a change, the database tells."""
+"""Version tags (``podium.web.live.versions``): a write changes the tag of the tables it can
+change — once its transaction commits — and no other; the tags live in the shared cache, and
+when the cache loses them or misses a change, the database tells."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from podium.web import versions
-from podium.web.cache import SharedRedisCache
-from podium.web.services.base import audit
+from podium.web.kernel.audit import audit
+from podium.web.live import versions
+from podium.web.live.cache import SharedRedisCache
 from podium.web.services.publication import publication_set
 from podium.web.services.results import result_record
 

@@ -3,7 +3,7 @@ event (see ``podium.web.archive``), written to or read from the database in ``DA
 (SQLite in ``var/`` by default).
 
 Problems exit with status 2 and one line on standard error; nothing is half-imported. The
-archive is read within ``podium.web.limits`` (at most ``ARCHIVE_MAX_BYTES``, its nesting
+archive is read within ``podium.web.kernel.limits`` (at most ``ARCHIVE_MAX_BYTES``, its nesting
 measured before it is decoded) and its rows checked before anything is written.
 """
 
@@ -47,8 +47,8 @@ def import_event(
 ) -> None:
     """Create an event from an archive, with everything it holds (all or nothing)."""
     django_ready()
-    from podium.web import limits
     from podium.web.archive import ArchiveError, import_event
+    from podium.web.kernel import limits
 
     try:
         with archive.open("rb") as file:

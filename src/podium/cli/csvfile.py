@@ -2,7 +2,7 @@
 
 The rating site's ChGK table (its XLSX workbook, or its CSV export) is read too: each team
 becomes a row ``id`` (its rating number), ``name`` and ``mask`` (see
-``podium.web.imports.ratingsheet``), and the notes on its cells are handed back to be shown.
+``podium.web.readers.ratingsheet``), and the notes on its cells are handed back to be shown.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def _lines(text: str) -> Iterator[str]:
 
 
 _ZIP = b"PK\x03\x04"
-# A workbook is read within the budgets of podium.web.imports.workbook; its file is never
+# A workbook is read within the budgets of podium.web.readers.workbook; its file is never
 # larger than what it unpacks to, so a larger one is refused unread.
 MAX_WORKBOOK_BYTES = 40 * 1024 * 1024
 
@@ -66,7 +66,7 @@ Tables = list[tuple[str, list[tuple[int, list[str]]]]]  # worksheet titles and t
 
 
 def _rating_rows(name: str, tables: Tables, address: str, notes: list[str] | None) -> list[RawRow]:
-    from podium.web.imports import ratingsheet
+    from podium.web.readers import ratingsheet
 
     try:
         found = ratingsheet.read_tables(tables, address)
@@ -85,7 +85,7 @@ def _rating_rows(name: str, tables: Tables, address: str, notes: list[str] | Non
 def _workbook_rows(path: Path, notes: list[str] | None) -> list[RawRow]:
     name = str(path)
     _plain_django()
-    from podium.web.imports import ratingsheet
+    from podium.web.readers import ratingsheet
 
     try:
         if path.stat().st_size > MAX_WORKBOOK_BYTES:
@@ -149,7 +149,7 @@ def read_rows(path: Path, notes: list[str] | None = None) -> list[RawRow]:
     reader = csv.reader(_lines(text), delimiter=delimiter)
     if "название" in header_line.casefold():
         _plain_django()
-        from podium.web.imports import ratingsheet
+        from podium.web.readers import ratingsheet
 
         if ratingsheet.is_rating_table([(1, next(csv.reader([header_line], delimiter=delimiter)))]):
             table = [(reader.line_num, record) for record in reader]

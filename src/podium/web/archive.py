@@ -25,12 +25,12 @@ Vocabulary:
   JSON fields hold what the engine reads (``results[].cells`` an object of texts); the first
   row that does not is refused by its path, e.g. ``results[3].cells: expected an object of
   texts``. The archive file itself is read with the limits of
-  ``podium.web.limits`` (its size, and its nesting before it is decoded).
+  ``podium.web.kernel.limits`` (its size, and its nesting before it is decoded).
 - left out: API tokens (secrets belong to one installation) and the club's question database
   imported from earlier packets (it belongs to the club, not to one event); everything else is
   kept.
 - typed text: a text value is refused, naming its kind, row and field, where the database
-  column cannot hold it or a person should not have typed it (``podium.web.text``): longer
+  column cannot hold it or a person should not have typed it (``podium.web.kernel.text``): longer
   than the column, or with a control or text-direction character.
 """
 
@@ -49,6 +49,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from podium.rules.loader import RulebookError, parse
+from podium.web.kernel.text import text_problem
 from podium.web.models import (
     Advancement,
     Agreement,
@@ -80,7 +81,6 @@ from podium.web.models import (
     Verification,
     Withdrawal,
 )
-from podium.web.text import text_problem
 
 FORMAT = "podium-event"
 VERSION = 2

@@ -32,6 +32,7 @@ from django.utils import timezone
 
 from podium.engine.timing import format_clock
 from podium.web import demo_questions, demo_rulings
+from podium.web.kernel.audit import audit
 from podium.web.models import (
     Agreement,
     Entry,
@@ -42,7 +43,6 @@ from podium.web.models import (
     Verification,
 )
 from podium.web.selectors.results import battle_item, standings_as_of
-from podium.web.services.base import audit
 from podium.web.services.clock import round_start
 from podium.web.services.payments import payment_record
 from podium.web.services.publication import publication_set

@@ -31,8 +31,8 @@ from django.conf import settings
 from django.core.cache import BaseCache, cache
 from django.core.cache.backends.locmem import LocMemCache
 
-from podium.web.api.limits import window_count, window_hit, window_reset
-from podium.web.cache import is_down
+from podium.web.kernel.throttle import window_count, window_hit, window_reset
+from podium.web.live.cache import is_down
 
 T = TypeVar("T")
 

@@ -66,15 +66,15 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # Refuses a body over its cap before anything reads it (podium.web.limits).
-    "podium.web.limits.body_limits",
+    # Refuses a body over its cap before anything reads it (podium.web.kernel.limits).
+    "podium.web.kernel.limits.body_limits",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Answers the spectators' polls from the shared cache before the rest runs.
-    "podium.web.polls.PollGate",
+    "podium.web.live.polls.PollGate",
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The address's language, else the visitor's choice, else the browser's (Accept-Language).
-    "podium.web.languages.LanguageMiddleware",
+    "podium.web.kernel.languages.LanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -188,7 +188,7 @@ REDIS_URL = ENV.get("REDIS_URL", "")
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if REDIS_URL:
     CACHES["default"] = {
-        "BACKEND": "podium.web.cache.SharedRedisCache",
+        "BACKEND": "podium.web.live.cache.SharedRedisCache",
         "LOCATION": REDIS_URL,
         # Several installations may share one Redis, each under its own prefix.
         "KEY_PREFIX": ENV.get("PODIUM_CACHE_PREFIX", "podium"),
@@ -214,8 +214,8 @@ _CONSOLE = "django.core.mail.backends.console.EmailBackend"
 PODIUM_MAIL_SENDER = ENV.get("PODIUM_EMAIL_BACKEND") or (
     _SMTP if ENV.get("PODIUM_EMAIL_HOST") else _CONSOLE
 )
-# Requests only queue their mail; a thread in each process sends it (podium.web.outbox).
-EMAIL_BACKEND = "podium.web.outbox.BackgroundBackend"
+# Requests only queue their mail; a thread in each process sends it (podium.web.kernel.outbox).
+EMAIL_BACKEND = "podium.web.kernel.outbox.BackgroundBackend"
 EMAIL_USE_TLS = flag(ENV, "PODIUM_EMAIL_TLS")
 EMAIL_USE_SSL = flag(ENV, "PODIUM_EMAIL_SSL")
 if EMAIL_USE_TLS and EMAIL_USE_SSL:

@@ -4,7 +4,8 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
-from podium.web.views import errors, health, languages
+from podium.web.kernel import errors, health
+from podium.web.views import languages
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),

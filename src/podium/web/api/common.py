@@ -22,9 +22,9 @@ from podium.rules.schema import Stage
 from podium.web.api.auth import caller_token
 from podium.web.api.errors import ApiError
 from podium.web.api.schemas import Error
+from podium.web.kernel.roles import is_staff
+from podium.web.kernel.stages import has_calendar, rounds_of
 from podium.web.models import ApiToken, Event
-from podium.web.selectors.roles import is_staff
-from podium.web.selectors.stages import has_calendar, rounds_of
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 200

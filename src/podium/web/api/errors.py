@@ -29,8 +29,9 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from podium.engine.errors import InputError
-from podium.web.selectors.texts import problem_text
-from podium.web.services.base import Refused
+from podium.web.kernel.errors import body
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.texts import problem_text
 
 logger = logging.getLogger("podium.api")
 
@@ -76,12 +77,6 @@ class ApiError(Exception):
 def invalid(field: str, message: str) -> ApiError:
     """A request field that is wrong (422), named as the request names it."""
     return ApiError(422, "invalid", message, fields={field: message})
-
-
-def body(
-    code: str, message: str, fields: dict[str, str] | None = None, clause: str | None = None
-) -> dict[str, Any]:
-    return {"code": code, "message": message, "fields": fields or {}, "clause": clause}
 
 
 def _answer(api: NinjaAPI, request: HttpRequest, error: ApiError) -> HttpResponse:

@@ -20,11 +20,12 @@ import math
 import time
 
 from django.conf import settings
-from django.core.cache import BaseCache, cache
+from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from podium.web.api.errors import ApiError
+from podium.web.kernel.throttle import client_address, window_hit
 
 WINDOW = 60
 
@@ -35,48 +36,6 @@ def anonymous_limit() -> int:
 
 def token_limit() -> int:
     return int(getattr(settings, "PODIUM_API_TOKEN_PER_MINUTE", 1200))
-
-
-def client_address(request: HttpRequest) -> str:
-    proxies = int(getattr(settings, "PODIUM_API_PROXIES", 0))
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    if proxies > 0 and forwarded:
-        hops = [h.strip() for h in forwarded.split(",") if h.strip()]
-        if hops:
-            return hops[-min(proxies, len(hops))]
-    return str(request.META.get("REMOTE_ADDR") or "unknown")
-
-
-def window_start(store: BaseCache, base: str, window: int, now: float) -> float:
-    """When the window of ``base`` began (now, when none is running)."""
-    return float(store.get_or_set(f"{base}:start", now, timeout=window))
-
-
-def window_hit(store: BaseCache, base: str, window: int, now: float) -> tuple[int, float]:
-    """Counts one event under ``base`` in ``store``: the count in its window, and its start."""
-    start = window_start(store, base, window, now)
-    key = f"{base}:{int(start * 1000)}"
-    if store.add(key, 1, timeout=window + 1):
-        return 1, start
-    try:
-        return store.incr(key), start
-    except ValueError:  # the window ended between the two calls
-        store.add(key, 1, timeout=window + 1)
-        return 1, start
-
-
-def window_count(store: BaseCache, base: str) -> tuple[int, float]:
-    """The count under ``base`` in its running window and the window's start, without counting
-    (0 when no window runs)."""
-    start = store.get(f"{base}:start")
-    if start is None:
-        return 0, 0.0
-    return int(store.get(f"{base}:{int(float(start) * 1000)}") or 0), float(start)
-
-
-def window_reset(store: BaseCache, base: str) -> None:
-    """Forgets the running window of ``base``: the next event starts a new one."""
-    store.delete(f"{base}:start")
 
 
 def _count(scope: str, limit: int, now: float | None = None) -> None:

@@ -22,7 +22,6 @@ from ninja import Path, Query, Router
 from ninja.renderers import JSONRenderer
 
 from podium.rules.schema import ChgkTourStage, Stage
-from podium.web import polls
 from podium.web.api.auth import BearerToken, caller_token
 from podium.web.api.common import (
     MAX_ROUND,
@@ -42,15 +41,16 @@ from podium.web.api.schemas import (
     StageOut,
     StandingsOut,
 )
+from podium.web.kernel.lookup import public_events
+from podium.web.kernel.stages import has_calendar, rounds_of, stage_entries
+from podium.web.live import polls
+from podium.web.live.versions import stage_tag
 from podium.web.models import Entry, Event, Publication
 from podium.web.selectors.entries import roster
-from podium.web.selectors.events import public_events
 from podium.web.selectors.live import live_round, who
 from podium.web.selectors.results import final_versions
-from podium.web.selectors.stages import has_calendar, rounds_of, stage_entries
 from podium.web.selectors.standings import frozen_tables, stage_rounds
 from podium.web.selectors.tours import tour_lengths
-from podium.web.versions import stage_tag
 
 router = Router(auth=BearerToken(optional=True), tags=["read"])
 RENDERER = JSONRenderer()  # the API's own (Django Ninja's default)

@@ -48,11 +48,11 @@ from podium.web.api.schemas import (
     ResultOut,
     ResultPage,
 )
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.stages import stage_entries
+from podium.web.kernel.texts import problem_text
 from podium.web.models import ApiToken, Entry, Event, Result, Verification
 from podium.web.selectors.results import battle_item, current_of, current_results, of_round
-from podium.web.selectors.stages import stage_entries
-from podium.web.selectors.texts import problem_text
-from podium.web.services.base import Refused
 from podium.web.services.clock import result_finish
 from podium.web.services.results import MAX_KEY, result_correct, result_progress, result_record
 

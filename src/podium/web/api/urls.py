@@ -15,7 +15,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 from podium.web.api import api
-from podium.web.api.errors import body
+from podium.web.kernel.errors import body
 
 
 @csrf_exempt

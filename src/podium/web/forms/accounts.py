@@ -24,8 +24,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from podium.web import logins
-from podium.web.api.limits import client_address
 from podium.web.demo import PASSWORD as DEMO_PASSWORD
+from podium.web.kernel.throttle import client_address
 from podium.web.selectors.accounts import language_of
 
 

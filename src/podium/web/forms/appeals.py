@@ -23,8 +23,8 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from podium.web.kernel.text import TextForm
 from podium.web.models import Appeal, Entry, Payment
-from podium.web.text import TextForm
 
 PAID = "transfer"  # how a fee the team says it paid is recorded
 

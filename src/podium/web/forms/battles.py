@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from podium.web.forms.keyed import KeyedForm
+from podium.web.kernel.keyed import KeyedForm
 
 # An answer to a superfinal question: who took it (ChGK: both may; Brainball: one at most).
 ANSWERS = {"both": ("1", "1"), "first": ("1", "0"), "second": ("0", "1"), "none": ("0", "0")}

@@ -16,7 +16,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from podium.web.forms.keyed import KeyedForm
+from podium.web.kernel.keyed import KeyedForm
 from podium.web.selectors.bowling import Block
 
 

@@ -22,9 +22,9 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from podium.web.forms.keyed import KeyedForm
+from podium.web.kernel.keyed import KeyedForm
+from podium.web.kernel.text import TextForm, limit
 from podium.web.models import Entry, Result, Round
-from podium.web.text import TextForm, limit
 
 
 class TourForm(TextForm):

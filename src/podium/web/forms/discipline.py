@@ -26,8 +26,8 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from podium.web.kernel.text import TextForm, limit
 from podium.web.models import Entry, Person
-from podium.web.text import TextForm, limit
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 TIME = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")

@@ -21,10 +21,10 @@ from django.utils.translation import pgettext_lazy
 
 from podium.rules.loader import MAX_BYTES as RULEBOOK_MAX_BYTES
 from podium.rules.loader import PRESETS, preset_text
+from podium.web.kernel.text import TextForm, limit
+from podium.web.kernel.texts import rt
 from podium.web.models import CheckIn, Event, EventRole, Payment, Squad
 from podium.web.models.events import parsed_rulebook
-from podium.web.selectors.texts import rt
-from podium.web.text import TextForm, limit
 
 LOCAL = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 

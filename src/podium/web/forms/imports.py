@@ -17,9 +17,9 @@ from django.utils.translation import gettext_lazy
 
 from podium.rules.schema import Category
 from podium.web.imports import fields as F
-from podium.web.imports.files import MAX_BYTES, Sheet, too_large
-from podium.web.selectors.texts import rt
-from podium.web.text import TextForm
+from podium.web.kernel.text import TextForm
+from podium.web.kernel.texts import rt
+from podium.web.readers.tables import MAX_BYTES, Sheet, too_large
 
 
 class UploadForm(TextForm):

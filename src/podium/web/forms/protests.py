@@ -19,8 +19,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from podium.web.kernel.text import TextForm, limit
 from podium.web.models import FurtherAppeal, Payment
-from podium.web.text import TextForm, limit
 
 UPHELD, REJECTED = "upheld", "rejected"
 

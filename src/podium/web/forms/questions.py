@@ -17,9 +17,9 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from podium.web.imports.files import utf16_text
+from podium.web.kernel.text import TextForm, limit
 from podium.web.models import Question
-from podium.web.text import TextForm, limit
+from podium.web.readers.tables import utf16_text
 
 IMPORT_MAX_BYTES = 2_000_000
 

@@ -17,10 +17,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from podium.rules.schema import AccompaniedUnder, Category, Rulebook
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.text import TextForm, limit
 from podium.web.models import Entry, Person, Squad
-from podium.web.services.base import Refused
 from podium.web.services.registration import PersonData
-from podium.web.text import TextForm, limit
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 MEMBER_FIELDS = ("first_name", "last_name", "birth_date", "country", "gender", "ladder_average")

@@ -17,10 +17,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from podium.rules.schema import Stage
-from podium.web.forms.keyed import KeyedForm
+from podium.web.kernel.keyed import KeyedForm
+from podium.web.kernel.text import TextForm, limit
 from podium.web.models import Signal
 from podium.web.selectors.results import format_columns
-from podium.web.text import TextForm, limit
 
 
 def _text(label: Any, help_text: Any = "", **attrs: Any) -> forms.CharField:

@@ -15,10 +15,10 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from podium.web.forms.keyed import KeyedForm
+from podium.web.kernel.keyed import KeyedForm
+from podium.web.kernel.text import TextForm
 from podium.web.models import Entry
 from podium.web.services.draws import SEED_MAX
-from podium.web.text import TextForm
 
 ANSWERS = [("1", _("taken")), ("0", _("not taken"))]
 

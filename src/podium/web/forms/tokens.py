@@ -11,8 +11,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from podium.web.kernel.text import TextForm
 from podium.web.services.tokens import MAX_NAME
-from podium.web.text import TextForm
 
 
 class HolderField(forms.ModelChoiceField):

@@ -12,8 +12,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from podium.web.forms.events import RULEBOOK_TEXT_MAX
+from podium.web.kernel.text import TextForm
 from podium.web.selectors.workshop import WEB_MAX_ENTRANTS
-from podium.web.text import TextForm
 
 SEED_MAX = 2**31 - 1
 

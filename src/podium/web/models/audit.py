@@ -4,7 +4,7 @@ Vocabulary:
 - audit entry: one action (``entry.register``, ``entry.cancel``…) with its actor, its event, the
   object it touched and the data that matters, written in the same transaction as the change.
 - scope: what of the event's standings the action can change — ``""`` every table of the event,
-  a stage's key that stage's tables, ``"-"`` none (see ``podium.web.versions``); the version
+  a stage's key that stage's tables, ``"-"`` none (see ``podium.web.live.versions``); the version
   tags of the live tables are read from the entries of their scopes.
 """
 

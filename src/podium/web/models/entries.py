@@ -8,7 +8,7 @@ Vocabulary:
 - member: a person in an entry; a ChGK roster only grows (players are never removed).
 - division reason: why the entry is in its division, with the clause, as written when it was
   assigned (``division_reason``, English) and as the engine's reason data
-  (``division_message``, see ``podium.web.selectors.texts``) to show it in any language.
+  (``division_message``, see ``podium.web.kernel.texts``) to show it in any language.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ Vocabulary:
   domestic pool (the table's first pool of official entrants, e.g. the 50th Czech).
 - squad lines: each player's games recorded so far, one line per player of a squad.
 - drawn once: a round's charts are drawn once per version tag of its stage
-  (``podium.web.versions``), kind of visitor and language, by one process (single flight), from
+  (``podium.web.live.versions``), kind of visitor and language, by one process (single flight), from
   the live round its tables are also made of.
 - as of a moment: the charts of the round as it stood then (the staff's view of a past table),
   drawn from the results and rulings in force at that moment; never cached.
@@ -56,8 +56,11 @@ from podium.rules.schema import (
     TeamSolveStage,
     TimedSolveStage,
 )
-from podium.web import flight
 from podium.web.charts import draw
+from podium.web.kernel.stages import rounds_of
+from podium.web.kernel.texts import rt
+from podium.web.live import flight
+from podium.web.live.versions import stage_tag
 from podium.web.models import Entry, Event, Result, Squad
 from podium.web.selectors.bowling import squad_players, squads_players
 from podium.web.selectors.live import live_round, who
@@ -67,11 +70,8 @@ from podium.web.selectors.results import (
     rounds_rows,
     stage_rows,
 )
-from podium.web.selectors.stages import rounds_of
 from podium.web.selectors.standings import round_tables, season_tours, visible
-from podium.web.selectors.texts import rt
 from podium.web.selectors.tours import tour_questions
-from podium.web.versions import stage_tag
 
 LEADERS = 3
 

@@ -25,10 +25,10 @@ from django.utils.translation import gettext as _
 
 from podium.engine.compare import mask_differences
 from podium.rules.schema import Stage
+from podium.web.kernel.roles import HEAD
+from podium.web.kernel.stages import round_numbers
 from podium.web.models import Agreement, Event, EventRole, Result, SecondEntry
 from podium.web.selectors.results import RECORDED_FORMATS, of_rounds, unverified_by_round
-from podium.web.selectors.roles import HEAD
-from podium.web.selectors.stages import round_numbers
 
 
 def round_name(stage: Stage, number: int) -> str:

@@ -28,9 +28,9 @@ from django.utils.translation import gettext as _
 from podium.engine.clock import RoundClock
 from podium.engine.timing import format_clock
 from podium.rules.schema import Stage, TeamSolveStage, TimedSolveStage
+from podium.web.kernel.stages import has_calendar
+from podium.web.kernel.texts import rt
 from podium.web.models import Entry, Event, Result, Round, Signal
-from podium.web.selectors.stages import has_calendar
-from podium.web.selectors.texts import rt
 
 
 def limit_ms(stage: Stage) -> int | None:

@@ -2,7 +2,7 @@
 and in earlier ones.
 
 Vocabulary:
-- query words: the visitor's search text (cleaned by ``podium.web.text.search_text``), split
+- query words: the visitor's search text (cleaned by ``podium.web.kernel.text.search_text``), split
   into words and case-folded; an entry matches when every word is part of its name or of one
   of its members' names (``nová anna`` finds Anna Nová, ``nov`` finds her too).
 - competitor: an entry of the event (an individual, a pair or a team) and the people in it.
@@ -27,13 +27,13 @@ from typing import Any
 from django.db.models import Q
 
 from podium.rules.schema import Stage
+from podium.web.kernel.text import search_text
+from podium.web.kernel.texts import rt, score_text, table_title
 from podium.web.models import Entry, EntryMember, Event, Person, Publication, Result
 from podium.web.selectors.entries import roster
 from podium.web.selectors.live import live_round
 from podium.web.selectors.printout import marks_text
 from podium.web.selectors.public import CategoryLists
-from podium.web.selectors.texts import rt, score_text, table_title
-from podium.web.text import search_text
 
 
 def query_words(query: str) -> list[str]:

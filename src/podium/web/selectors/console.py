@@ -27,6 +27,8 @@ from podium.engine.errors import InputError
 from podium.engine.teamflow import TeamTable
 from podium.engine.timing import format_clock
 from podium.rules.schema import Stage, TeamSolveStage
+from podium.web.kernel.stages import stage_entries
+from podium.web.kernel.texts import shown_value
 from podium.web.models import Agreement, Entry, Event, Result, SecondEntry, Verification
 from podium.web.selectors.clock import clocks, group_of, limit_ms
 from podium.web.selectors.desk import search
@@ -37,9 +39,7 @@ from podium.web.selectors.results import (
     round_counts,
     standings_as_of,
 )
-from podium.web.selectors.stages import stage_entries
 from podium.web.selectors.tables import tables_of
-from podium.web.selectors.texts import shown_value
 
 _RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
 

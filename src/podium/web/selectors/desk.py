@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from django.db.models import Q, QuerySet
 from django.utils.crypto import constant_time_compare, salted_hmac
 
+from podium.web.kernel.text import search_text
 from podium.web.models import Entry, Event
 from podium.web.selectors.entries import roster, waiting_list
-from podium.web.text import search_text
 
 
 def start_of(entry: Entry) -> dt.datetime:

@@ -25,11 +25,11 @@ from typing import Any
 from django.utils.translation import pgettext
 
 from podium.rules.schema import Stage
+from podium.web.kernel.texts import place_ordinal, table_title
 from podium.web.models import Entry, Event, Publication
 from podium.web.selectors.entries import roster
 from podium.web.selectors.prizes import ROUND, prize_table
 from podium.web.selectors.standings import round_tables
-from podium.web.selectors.texts import place_ordinal, table_title
 
 
 # How each language writes a place number before its word for "place" (English: 1st).

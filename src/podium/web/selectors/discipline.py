@@ -33,9 +33,9 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 
 from podium.rules.schema import Fee
+from podium.web.kernel.text import name_key
 from podium.web.models import Ban, Entry, EntryMember, Event, Person, Round, Sanction, Withdrawal
 from podium.web.selectors.rulings import effects_of, middle_tour
-from podium.web.text import name_key
 
 
 def _month(text: str) -> tuple[int, int]:

@@ -22,12 +22,12 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from podium.web.kernel.texts import rt
 from podium.web.models import Draw, Entry, Event, Squad
 from podium.web.selectors.draws import entry_names, lane_sheet, lanes_draws
 from podium.web.selectors.entries import roster
 from podium.web.selectors.exports import Column, Document, Sheet
 from podium.web.selectors.public import ListedEntry, entry_lists
-from podium.web.selectors.texts import rt
 
 NO_SQUAD = dt.datetime.min.replace(tzinfo=dt.UTC)
 

@@ -28,12 +28,12 @@ from django.utils.translation import gettext as _
 
 from podium.engine.standings import points_decimals
 from podium.rules.schema import Stage
+from podium.web.kernel.stages import has_calendar
+from podium.web.kernel.texts import points_shown, reason_text, rt, score_text, table_title
 from podium.web.models import Event, Publication
 from podium.web.selectors.charts import stage_charts
 from podium.web.selectors.printout import marks_text, printout
-from podium.web.selectors.stages import has_calendar
 from podium.web.selectors.standings import RoundTables, round_tables
-from podium.web.selectors.texts import points_shown, reason_text, rt, score_text, table_title
 
 CLOCK = re.compile(r"^(\d+):([0-5]\d):([0-5]\d)(?:\.(\d{1,3}))?$")
 WHOLE = re.compile(r"-?\d{1,15}")  # longer digit runs stay text (Excel keeps 15 digits)

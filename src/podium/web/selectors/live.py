@@ -1,5 +1,5 @@
 """The live round: a round's standings at the stage's current version tag, computed once per
-version (one process computes, ``podium.web.flight``) and shared by its page, fragments,
+version (one process computes, ``podium.web.live.flight``) and shared by its page, fragments,
 charts, the "why" of its rows and the API.
 
 Vocabulary:
@@ -21,7 +21,7 @@ from typing import Any
 from django.core.cache import cache
 
 from podium.rules.schema import Stage
-from podium.web import flight
+from podium.web.live import flight
 from podium.web.models import Event
 from podium.web.selectors.standings import RoundTables, round_tables
 

@@ -14,13 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy
 
 from podium.engine.money import fee_amount
 from podium.rules.schema import Fee, Money
-from podium.web.models import Entry, Event, EventRole, Payment
-from podium.web.selectors.roles import STAFF
+from podium.web.models import Entry, Event, Payment
 
 # What a rulebook's keys mean, for the organizer's outline (the keys stay in the rulebook).
 FORMAT_LABELS = {
@@ -37,18 +35,6 @@ KIND_LABELS = {
     "pair": gettext_lazy("pairs"),
     "team": gettext_lazy("teams"),
 }
-
-
-def organized_by(user: Any) -> QuerySet[Event]:
-    return Event.objects.filter(roles__user=user, roles__role=EventRole.Role.ORGANIZER).distinct()
-
-
-def staffed_by(user: Any) -> QuerySet[Event]:
-    return Event.objects.filter(roles__user=user, roles__role__in=STAFF).distinct()
-
-
-def event_roles(event: Event) -> QuerySet[EventRole]:
-    return event.roles.select_related("user").order_by("role", "user__username")
 
 
 def fees_for(entry: Entry) -> list[Fee]:

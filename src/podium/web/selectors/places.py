@@ -20,8 +20,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from podium.web.kernel.roles import HEAD, STAFF
 from podium.web.models import Event, EventRole
-from podium.web.selectors.roles import HEAD, STAFF
 
 # The format → (the desk's URL name, its label) of the desks a referee records on.
 _FORMAT_DESKS = {

@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 
 from podium.engine.classification import is_domestic
 from podium.rules import schema as s
+from podium.web.kernel.texts import money, rt
 from podium.web.models import Entry, Event
 from podium.web.selectors.entries import roster
-from podium.web.selectors.texts import money, rt
 
 
 @dataclass

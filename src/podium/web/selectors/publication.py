@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from podium.rules.schema import Appeal, ChgkSeasonStage, Stage, SuperfinalStage
+from podium.web.kernel.stages import round_numbers
+from podium.web.kernel.texts import reason_text
 from podium.web.models import Advancement, Event, Publication, Round, Signal
 from podium.web.selectors.appeals import open_on_round
 from podium.web.selectors.clock import rounds_ended_at
 from podium.web.selectors.results import RECORDED_FORMATS, round_counts
-from podium.web.selectors.stages import round_numbers
-from podium.web.selectors.texts import reason_text
 
 
 def round_day(event: Event, stage: Stage, round: int) -> dt.date:

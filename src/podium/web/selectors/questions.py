@@ -59,12 +59,12 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from podium.rules.schema import Duty, Stage
+from podium.web.kernel.roles import is_staff
+from podium.web.kernel.stages import has_calendar
+from podium.web.kernel.text import text_problem
 from podium.web.models import Event, Question, QuestionSubmission, Round, Sanction
 from podium.web.models.questions import Discipline
 from podium.web.selectors.appeals import member_of
-from podium.web.selectors.roles import is_staff
-from podium.web.selectors.stages import has_calendar
-from podium.web.text import text_problem
 
 DUTY_KEYS = {
     Discipline.CHGK: "host-chgk-questions",

@@ -1,7 +1,7 @@
 """Reading a ChGK tour (or every tour of a season) in the rating site's JSON shape.
 
 Vocabulary:
-- rating results, position: see ``podium.web.imports.rating``.
+- rating results, position: see ``podium.web.readers.rating``.
 - visible moment: what a visitor may read of a round follows the standings pages
   (``podium.web.selectors.standings``): staff see any round as it is now; anyone else only a
   round published preliminary (as it is now) or final (as its newest frozen table stood).
@@ -19,10 +19,10 @@ from django.utils.dateparse import parse_datetime
 from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
 from podium.rules.schema import ChgkTourStage
-from podium.web.imports.rating import result_item
+from podium.web.kernel.stages import rounds_of
 from podium.web.models import Event, Publication
+from podium.web.readers.rating import result_item
 from podium.web.selectors.results import RoundRows, publications_current, rounds_rows
-from podium.web.selectors.stages import rounds_of
 from podium.web.selectors.standings import visible
 from podium.web.selectors.tours import length_of
 

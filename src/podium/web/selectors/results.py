@@ -36,6 +36,8 @@ from podium.engine.formats.chgk import PLAYOFF
 from podium.engine.inputs import RawRow
 from podium.engine.standings import Standings
 from podium.rules.schema import ChgkSeasonStage, Stage
+from podium.web.kernel.stages import stage_entries, team_labels
+from podium.web.kernel.texts import page_row
 from podium.web.models import Entry, Event, Publication, Result, Verification
 from podium.web.selectors.disputes import blind_rows
 from podium.web.selectors.entries import roster
@@ -49,8 +51,6 @@ from podium.web.selectors.rulings import (
     rulings_recorded,
     tour_rulings,
 )
-from podium.web.selectors.stages import stage_entries, team_labels
-from podium.web.selectors.texts import page_row
 
 ENTRY_FORMATS = ("timed-solve", "team-solve", "games", "chgk-tour")
 ITEM_FORMATS = ("head-to-head", "superfinal")

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from podium.rules import schema as s
-from podium.web.selectors.texts import money, rt
+from podium.web.kernel.texts import money, rt
 
 
 @dataclass

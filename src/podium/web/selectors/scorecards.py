@@ -25,12 +25,12 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from podium.rules.schema import ChgkTourStage, GamesStage, Stage, TeamSolveStage, TimedSolveStage
+from podium.web.kernel.stages import round_numbers, stage_entries
+from podium.web.kernel.texts import rt
 from podium.web.models import Entry, Event
 from podium.web.selectors.entries import roster
 from podium.web.selectors.export_lists import starting_lanes
 from podium.web.selectors.exports import Column, Document, Sheet
-from podium.web.selectors.stages import round_numbers, stage_entries
-from podium.web.selectors.texts import rt
 from podium.web.selectors.tours import tour_questions, varies
 
 NO_SQUAD = dt.datetime.min.replace(tzinfo=dt.UTC)

@@ -33,6 +33,8 @@ from podium.engine.formats.chgk import PLAYOFF
 from podium.engine.inputs import RawRow
 from podium.engine.standings import Row, Standings
 from podium.rules.schema import ChgkSeasonStage, HeadToHeadStage, Stage, SuperfinalStage
+from podium.web.kernel.stages import stage_entries
+from podium.web.kernel.texts import shown_value
 from podium.web.models import Draw, Entry, Event, Publication, Result
 from podium.web.selectors.results import (
     battle_item,
@@ -44,8 +46,6 @@ from podium.web.selectors.results import (
     standings_as_of,
 )
 from podium.web.selectors.rulings import Notes
-from podium.web.selectors.stages import stage_entries
-from podium.web.selectors.texts import shown_value
 
 SCHEDULE_KIND = "battles"
 

@@ -13,7 +13,7 @@ Vocabulary:
   teams by label), ``next`` (the quota it is next for, or "") and ``unverified``.
 - next by quota: the entrants in the first place below the cut of an advancement pool. Live,
   the engine's decision says so; for a frozen table the pool is replayed over the row data.
-- version tag: whether anything a table shows changed; see ``podium.web.versions``.
+- version tag: whether anything a table shows changed; see ``podium.web.live.versions``.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
 from podium.engine.standings import Table
 from podium.rules.schema import ChgkSeasonStage, Pool, Stage
+from podium.web.kernel.stages import has_calendar, rounds_of
+from podium.web.kernel.texts import page_row, problem_text
 from podium.web.models import (
     Event,
     Publication,
@@ -46,8 +48,6 @@ from podium.web.selectors.results import (
     unverified,
     unverified_by_round,
 )
-from podium.web.selectors.stages import has_calendar, rounds_of
-from podium.web.selectors.texts import page_row, problem_text
 
 PUBLIC_STATES = (Publication.State.PRELIMINARY, Publication.State.FINAL)
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from podium.engine.workshop import simulate
 from podium.rules.loader import MAX_PROBLEMS, RulebookProblem, lines_of
 from podium.rules.schema import Rulebook
-from podium.web.selectors.texts import page_row, points_shown, rt, shown_value
+from podium.web.kernel.texts import page_row, points_shown, rt, shown_value
 
 WEB_RUNS = 5  # a page's dry run: enough to show what recurs, quick on every click
 WEB_MAX_ENTRANTS = 500

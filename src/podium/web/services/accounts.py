@@ -31,8 +31,9 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
+from podium.web.kernel.audit import Actor, audit
+from podium.web.kernel.refusals import Refused
 from podium.web.models import Account
-from podium.web.services.base import Actor, Refused, audit
 
 # Builds an absolute address from a URL name and its arguments (the view knows the host).
 Link = Callable[..., str]

@@ -22,10 +22,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from podium.rules.schema import Stage, SuperfinalStage
+from podium.web.kernel.audit import audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_organizer
 from podium.web.models import Advancement, Entry, Event, Publication, Result
 from podium.web.selectors.results import final_versions, publication_state
-from podium.web.selectors.roles import is_organizer
-from podium.web.services.base import Refused, audit
 
 
 def _final_table(event: Event, stage: Stage, round: int) -> Publication:

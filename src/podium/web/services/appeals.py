@@ -30,6 +30,9 @@ from django.utils.translation import gettext as _
 
 from podium.rules.schema import Appeal as AppealRule
 from podium.rules.schema import ChgkTourStage, Stage
+from podium.web.kernel.audit import audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import has_role, is_head_referee, is_organizer, is_staff
 from podium.web.models import (
     Appeal,
     Entry,
@@ -49,9 +52,7 @@ from podium.web.selectors.appeals import (
     plays_in,
 )
 from podium.web.selectors.results import current_of, current_results, publication_state
-from podium.web.selectors.roles import has_role, is_head_referee, is_organizer, is_staff
 from podium.web.selectors.tours import tour_questions
-from podium.web.services.base import Refused, audit
 from podium.web.services.results import result_correct
 
 METHODS = Payment.Method.values

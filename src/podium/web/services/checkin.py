@@ -21,13 +21,14 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from podium.web.kernel.audit import audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_organizer, is_staff
 from podium.web.models import Cancellation, CheckIn, Entry, SeatOffer
 from podium.web.models.money import APPEAL_FEE_PREFIX
 from podium.web.selectors.desk import no_show_time, window_of
 from podium.web.selectors.entries import waiting_list
 from podium.web.selectors.organizer import fees_for
-from podium.web.selectors.roles import is_organizer, is_staff
-from podium.web.services.base import Refused, audit
 from podium.web.services.registration import entry_approve, entry_promote
 
 

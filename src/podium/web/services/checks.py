@@ -24,10 +24,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from podium.engine.compare import differences
+from podium.web.kernel.audit import audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_head_referee, is_staff
 from podium.web.models import Entry, Event, Result, SecondEntry, Verification
 from podium.web.selectors.results import current_of
-from podium.web.selectors.roles import is_head_referee, is_staff
-from podium.web.services.base import Refused, audit
 from podium.web.services.results import (
     clean_cells,
     key_of,

@@ -23,11 +23,12 @@ from django.utils.translation import gettext as _
 
 from podium.engine.clock import ClockError
 from podium.engine.timing import format_clock, parse_clock
+from podium.web.kernel.audit import audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_head_referee
+from podium.web.kernel.texts import error_text
 from podium.web.models import Entry, Event, Result, Signal
 from podium.web.selectors.clock import clock_groups, clock_of, group_of, limit_ms
-from podium.web.selectors.roles import is_head_referee
-from podium.web.selectors.texts import error_text
-from podium.web.services.base import Refused, audit
 from podium.web.services.results import check_not_final, check_round, recorded_stage, result_record
 
 FINISH_FORMATS = ("timed-solve",)

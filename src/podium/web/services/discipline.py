@@ -28,6 +28,9 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from podium.rules.schema import Sanction as SanctionRule
+from podium.web.kernel.audit import audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_head_referee
 from podium.web.models import Ban, Entry, Event, Person, Result, Round, Sanction, Withdrawal
 from podium.web.selectors.discipline import (
     active_bans,
@@ -36,9 +39,7 @@ from podium.web.selectors.discipline import (
     not_admitted,
     unpaid_for_tour,
 )
-from podium.web.selectors.roles import is_head_referee
 from podium.web.selectors.rulings import middle_tour
-from podium.web.services.base import Refused, audit
 
 WITHDRAWAL_BEFORE = "withdrawal-before-middle-tour"
 WITHDRAWAL_AFTER = "withdrawal-after-middle-tour"

@@ -26,11 +26,12 @@ from django.utils.translation import gettext as _
 from podium.engine import draws as engine
 from podium.engine.classification import is_domestic
 from podium.rules.schema import ChgkTourStage, GamesStage, Stage
+from podium.web.kernel.audit import Actor, audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_organizer
+from podium.web.kernel.texts import error_text
 from podium.web.models import Draw, Entry, Event, Squad
 from podium.web.selectors.entries import roster
-from podium.web.selectors.roles import is_organizer
-from podium.web.selectors.texts import error_text
-from podium.web.services.base import Actor, Refused, audit
 
 KINDS = ("groups", "tables", "lanes", "tour-hosts")
 SEED_MAX = 64

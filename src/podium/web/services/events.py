@@ -33,11 +33,12 @@ from podium.engine.validate import check_rulebook
 from podium.rules.edit import SettingPath, Value, with_settings
 from podium.rules.loader import PRESETS, RulebookError, RulebookProblem, parse, preset_text
 from podium.rules.schema import Rulebook
+from podium.web.kernel.audit import audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_organizer
+from podium.web.kernel.texts import rt, shown_value
 from podium.web.models import Entry, Event, EventRole, Payment, Squad
 from podium.web.selectors.accounts import may_create_events
-from podium.web.selectors.roles import is_organizer
-from podium.web.selectors.texts import rt, shown_value
-from podium.web.services.base import Refused, audit
 
 
 class RulebookRefused(Refused):

@@ -14,7 +14,7 @@ Vocabulary:
 - event details: its title, start (in its time zone), venue and the address of its page in the
   recipient's language (``PODIUM_SITE_URL``).
 - sending: composed after the transaction commits (``transaction.on_commit``) and handed to
-  the outbox (``podium.web.outbox``), whose thread sends it after the answer; a message that
+  the outbox (``podium.web.kernel.outbox``), whose thread sends it after the answer; a message that
   cannot be sent is lost without undoing what it tells.
 """
 
@@ -34,10 +34,10 @@ from django.urls import reverse
 from django.utils import formats, translation
 
 from podium.rules.schema import ChgkSeasonStage, Stage
+from podium.web.kernel.roles import STAFF
+from podium.web.kernel.texts import money, rt
 from podium.web.models import Account, Cancellation, Entry, EntryMember, Event, EventRole, Result
 from podium.web.selectors.results import ITEM_FORMATS, labels_by_number, publication_current
-from podium.web.selectors.roles import STAFF
-from podium.web.selectors.texts import money, rt
 
 Recipient = tuple[str, str]  # address, language
 

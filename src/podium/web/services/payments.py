@@ -18,10 +18,11 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from podium.engine.money import fmt, money
+from podium.web.kernel.audit import audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_staff
 from podium.web.models import Entry, Event, Payment, Verdict
 from podium.web.selectors.organizer import fee_due, fees_for
-from podium.web.selectors.roles import is_staff
-from podium.web.services.base import Refused, audit
 
 
 def payment_record(

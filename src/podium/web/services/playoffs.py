@@ -39,9 +39,13 @@ from django.utils.translation import gettext as _
 from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
 from podium.rules.schema import ChgkSeasonStage
+from podium.web.kernel.audit import Actor, audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_head_referee
+from podium.web.kernel.stages import in_stage
+from podium.web.kernel.texts import shown_value
 from podium.web.models import Entry, Event, Result
 from podium.web.selectors.results import current_of
-from podium.web.selectors.roles import is_head_referee
 from podium.web.selectors.season import (
     PlayoffTeam,
     StillTied,
@@ -52,9 +56,6 @@ from podium.web.selectors.season import (
     season_stage,
     with_playoffs,
 )
-from podium.web.selectors.stages import in_stage
-from podium.web.selectors.texts import shown_value
-from podium.web.services.base import Actor, Refused, audit
 from podium.web.services.results import MAX_KEY, check_not_final, key_of, resubmitted
 
 

@@ -21,6 +21,11 @@ from django.utils.translation import gettext as _
 
 from podium.engine.errors import InputError
 from podium.rules.schema import ChgkSeasonStage, Stage
+from podium.web.kernel.audit import audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_organizer
+from podium.web.kernel.stages import has_calendar, rounds_of
+from podium.web.kernel.texts import problem_text
 from podium.web.models import Event, Publication, Result
 from podium.web.selectors.clock import round_ended_at
 from podium.web.selectors.publication import appeal_window_closes, open_appeals, preliminary_from
@@ -36,11 +41,7 @@ from podium.web.selectors.results import (
     standings_as_of,
     unverified,
 )
-from podium.web.selectors.roles import is_organizer
-from podium.web.selectors.stages import has_calendar, rounds_of
-from podium.web.selectors.texts import problem_text
 from podium.web.services import mail
-from podium.web.services.base import Refused, audit
 
 NEXT = {
     Publication.State.DRAFT: {Publication.State.PRELIMINARY},

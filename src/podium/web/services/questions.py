@@ -30,6 +30,9 @@ from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from podium.web.kernel.audit import audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_organizer
 from podium.web.models import Event, Question, QuestionSubmission, Round, Sanction
 from podium.web.models.questions import Discipline
 from podium.web.selectors.questions import (
@@ -50,8 +53,6 @@ from podium.web.selectors.questions import (
     public_from,
     sanction_rule,
 )
-from podium.web.selectors.roles import is_organizer
-from podium.web.services.base import Refused, audit
 from podium.web.services.discipline import sanction_impose
 
 

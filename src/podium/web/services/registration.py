@@ -34,6 +34,12 @@ from podium.engine import eligibility, money
 from podium.engine.entries import Reason
 from podium.engine.formats.games import assign_division
 from podium.rules.schema import Category, Fee
+from podium.web.kernel.audit import Actor, audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_organizer, is_staff
+from podium.web.kernel.text import limit as column_limit
+from podium.web.kernel.text import text_problem
+from podium.web.kernel.texts import reason_data, shown
 from podium.web.models import (
     Cancellation,
     Entry,
@@ -45,13 +51,8 @@ from podium.web.models import (
 from podium.web.models.money import APPEAL_FEE_PREFIX
 from podium.web.selectors.entries import category_cap, category_of
 from podium.web.selectors.entries import waiting_list as waiting_list
-from podium.web.selectors.roles import is_organizer, is_staff
-from podium.web.selectors.texts import reason_data, shown
 from podium.web.services import mail
-from podium.web.services.base import Actor, Refused, audit
 from podium.web.services.discipline import ban_refusal
-from podium.web.text import limit as column_limit
-from podium.web.text import text_problem
 
 __all__ = [
     "PersonData",
@@ -181,7 +182,7 @@ def _entry_name(category: Category, members: Sequence[PersonData], name: str | N
 
 def _person_refusal(data: PersonData, index: int | None) -> Refused | None:
     """A member's name or e-mail that the database cannot hold or that no one should type
-    (``podium.web.text``); ``index``: the member's slot in a registration form."""
+    (``podium.web.kernel.text``); ``index``: the member's slot in a registration form."""
     for name in ("first_name", "last_name", "email"):
         problem = text_problem(getattr(data, name).strip(), most=column_limit(Person, name))
         if problem is not None:

@@ -32,6 +32,12 @@ from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
 from podium.engine.timing import parse_clock
 from podium.rules.schema import ChgkTourStage, Stage, TeamSolveStage
+from podium.web.kernel.audit import audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_head_referee, is_staff
+from podium.web.kernel.stages import has_calendar, in_stage, stage_entries
+from podium.web.kernel.text import text_problem
+from podium.web.kernel.texts import error_text, shown_value, where_text
 from podium.web.models import Agreement, Entry, Event, Publication, Result, Round
 from podium.web.selectors.clock import clock_of, group_of
 from podium.web.selectors.entries import roster
@@ -46,13 +52,8 @@ from podium.web.selectors.results import (
     publication_state,
     raw_row,
 )
-from podium.web.selectors.roles import is_head_referee, is_staff
-from podium.web.selectors.stages import has_calendar, in_stage, stage_entries
-from podium.web.selectors.texts import error_text, shown_value, where_text
 from podium.web.selectors.tours import fixed_length, length_problem, varies
-from podium.web.services.base import Refused, audit
 from podium.web.services.discipline import admission_refusal
-from podium.web.text import text_problem
 
 MAX_KEY = 100
 

@@ -19,12 +19,13 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from podium.rules.schema import ChgkTourStage, Stage
+from podium.web.kernel.audit import audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_organizer
+from podium.web.kernel.stages import has_calendar
 from podium.web.models import Entry, Event, Round
 from podium.web.selectors.results import current_results
-from podium.web.selectors.roles import is_organizer
-from podium.web.selectors.stages import has_calendar
 from podium.web.selectors.tours import marks_of, recorded_length, tour_questions, varies
-from podium.web.services.base import Refused, audit
 from podium.web.services.results import result_correct
 
 # Marks that can be dropped when a tour is shortened: nothing taken or disputed.

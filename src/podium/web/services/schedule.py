@@ -24,10 +24,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from podium.rules.schema import HeadToHeadStage
+from podium.web.kernel.audit import Actor, audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_organizer
+from podium.web.kernel.stages import stage_entries
 from podium.web.models import Draw, Event, Result
-from podium.web.selectors.roles import is_organizer
-from podium.web.selectors.stages import stage_entries
-from podium.web.services.base import Actor, Refused, audit
 from podium.web.services.draws import SEED_MAX, compute, draw_store, new_seed
 
 KIND = "battles"

@@ -33,12 +33,13 @@ from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
 from podium.engine.messages import relabel
 from podium.rules.schema import ChgkTourStage
+from podium.web.kernel.audit import audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_staff
+from podium.web.kernel.texts import problem_text, shown_value
 from podium.web.models import Entry, Event, Result, SecondEntry, Verification
 from podium.web.selectors.results import current_results, of_round, raw_row
-from podium.web.selectors.roles import is_staff
-from podium.web.selectors.texts import problem_text, shown_value
 from podium.web.selectors.tours import fixed_length, length_problem, varies
-from podium.web.services.base import Refused, audit
 from podium.web.services.checks import second_entry_record
 from podium.web.services.results import (
     MAX_KEY,

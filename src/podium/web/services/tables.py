@@ -25,14 +25,15 @@ from django.utils.translation import gettext as _
 
 from podium.engine.teamflow import FlowError, Step, TeamTable
 from podium.rules.schema import TeamSolveStage
+from podium.web.kernel.audit import audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_staff
+from podium.web.kernel.stages import in_stage
+from podium.web.kernel.texts import error_text
 from podium.web.models import Entry, Event, Result, TableStep
 from podium.web.selectors.clock import clock_of, group_of
 from podium.web.selectors.results import current_results
-from podium.web.selectors.roles import is_staff
-from podium.web.selectors.stages import in_stage
 from podium.web.selectors.tables import table_of
-from podium.web.selectors.texts import error_text
-from podium.web.services.base import Refused, audit
 from podium.web.services.clock import finish_time
 from podium.web.services.results import (
     check_not_final,

@@ -15,11 +15,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from podium.web.kernel.audit import audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_organizer
+from podium.web.kernel.text import limit
 from podium.web.models import ApiToken, Event
-from podium.web.selectors.roles import is_organizer
 from podium.web.selectors.tokens import holders, secret_hash
-from podium.web.services.base import Refused, audit
-from podium.web.text import limit
 
 PREFIX = "podium_"
 MAX_NAME = limit(ApiToken, "name")  # the column's length

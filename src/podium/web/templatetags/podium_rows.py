@@ -28,7 +28,7 @@ from django.utils.html import conditional_escape, escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from podium.web.selectors.texts import score_text
+from podium.web.kernel.texts import score_text
 
 register = template.Library()
 

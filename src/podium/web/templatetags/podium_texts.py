@@ -1,8 +1,8 @@
 """Template filters for the rulebook's own texts, in the reader's language (loaded everywhere).
 
 Vocabulary:
-- preset text: see ``podium.web.selectors.texts``; ``rt`` shows one in the active language.
-- table title: see ``podium.web.selectors.texts.table_title``.
+- preset text: see ``podium.web.kernel.texts``; ``rt`` shows one in the active language.
+- table title: see ``podium.web.kernel.texts.table_title``.
 - reason: a page row's reason (its data) or the engine's; ``reason_text`` shows it in the
   active language.
 - isolated name: ``bdi`` (see ``podium.web.templatetags.podium_rows``).
@@ -16,7 +16,7 @@ from django import template
 
 from podium.engine.entries import Reason
 from podium.rules.schema import Stage
-from podium.web.selectors import texts
+from podium.web.kernel import texts
 from podium.web.templatetags import podium_rows
 
 register = template.Library()

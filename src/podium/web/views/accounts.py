@@ -23,9 +23,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from podium.web.forms.accounts import LanguagePasswordResetForm, SignUpForm, ThrottledLoginForm
-from podium.web.languages import remember
+from podium.web.kernel.languages import remember
+from podium.web.kernel.refusals import Refused
 from podium.web.services.accounts import account_language_set, signup_confirm, signup_request
-from podium.web.services.base import Refused
 
 app_name = "accounts"
 NOTICE = "podium/accounts/notice.html"

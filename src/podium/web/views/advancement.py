@@ -14,11 +14,11 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from podium.web.selectors.roles import is_organizer
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.refusals import Refused, refusal_text
+from podium.web.kernel.roles import is_organizer
+from podium.web.kernel.text import plain
 from podium.web.services.advancement import advance_from, superfinal_winners
-from podium.web.services.base import Refused
-from podium.web.text import plain
-from podium.web.views.common import event_for, refusal_text
 
 app_name = "advancement"
 

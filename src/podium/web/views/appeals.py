@@ -33,6 +33,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from podium.rules.schema import Appeal as AppealRule
 from podium.rules.schema import Stage
 from podium.web.forms.appeals import AppealForm, JuryAppointForm
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.refusals import Refused, refusal_text
+from podium.web.kernel.roles import has_role, is_organizer, is_staff
+from podium.web.kernel.stages import stage_entries
+from podium.web.kernel.texts import rt
 from podium.web.models import Appeal, Entry, Event, EventRole, Result
 from podium.web.selectors.appeals import (
     decided,
@@ -45,12 +50,7 @@ from podium.web.selectors.appeals import (
     question_rule,
     verdict_due,
 )
-from podium.web.selectors.roles import has_role, is_organizer, is_staff
-from podium.web.selectors.stages import stage_entries
-from podium.web.selectors.texts import rt
 from podium.web.services.appeals import appeal_file, jury_appoint
-from podium.web.services.base import Refused
-from podium.web.views.common import event_for, refusal_text
 
 app_name = "appeals"
 

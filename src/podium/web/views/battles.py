@@ -34,6 +34,10 @@ from podium.engine.errors import InputError
 from podium.engine.formats.superfinal import Course, discipline_at, regular_count, through_score
 from podium.rules.schema import HeadToHeadStage, Stage, SuperfinalStage
 from podium.web.forms.battles import AnswerForm, BattleCorrectionForm, BattleForm
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.refusals import Refused, refuse_on
+from podium.web.kernel.roles import is_organizer, is_staff
+from podium.web.kernel.stages import stage_entries
 from podium.web.models import Entry, Event, Publication, Result
 from podium.web.selectors.results import (
     battle_item,
@@ -44,11 +48,7 @@ from podium.web.selectors.results import (
     question_item,
     standings_as_of,
 )
-from podium.web.selectors.roles import is_organizer, is_staff
-from podium.web.selectors.stages import stage_entries
-from podium.web.services.base import Refused
 from podium.web.services.results import result_correct, result_record
-from podium.web.views.common import event_for, refuse_on
 
 app_name = "battles"
 

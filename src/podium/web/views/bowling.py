@@ -31,6 +31,10 @@ from podium.engine.scoresheet import Sheet, marks_of, read_sheet
 from podium.engine.tenpin import FRAMES, score_tokens
 from podium.rules.schema import GamesStage
 from podium.web.forms.bowling import BlockForm, CorrectionForm, FramesForm
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.refusals import Refused, refuse_on
+from podium.web.kernel.roles import is_staff
+from podium.web.kernel.texts import problem_text
 from podium.web.models import Entry, Event, Result, Squad
 from podium.web.selectors.bowling import (
     blocks_of,
@@ -45,11 +49,7 @@ from podium.web.selectors.bowling import (
 from podium.web.selectors.draws import entry_names, lane_sheet, lanes_draw, lanes_draws
 from podium.web.selectors.entries import roster
 from podium.web.selectors.results import current_results
-from podium.web.selectors.roles import is_staff
-from podium.web.selectors.texts import problem_text
-from podium.web.services.base import Refused
 from podium.web.services.results import result_correct, result_progress, result_record
-from podium.web.views.common import event_for, refuse_on
 
 app_name = "bowling"
 

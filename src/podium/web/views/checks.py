@@ -22,6 +22,10 @@ from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.refusals import Refused, refusal_text
+from podium.web.kernel.roles import is_head_referee
+from podium.web.kernel.text import plain
 from podium.web.models import Event, Result, SecondEntry
 from podium.web.selectors.checks import (
     Mismatch,
@@ -32,12 +36,8 @@ from podium.web.selectors.checks import (
     waiting,
 )
 from podium.web.selectors.results import format_columns
-from podium.web.selectors.roles import is_head_referee
-from podium.web.services.base import Refused
 from podium.web.services.checks import mismatch_resolve, result_confirm
 from podium.web.services.results import shown, teams_of
-from podium.web.text import plain
-from podium.web.views.common import event_for, refusal_text
 
 app_name = "checks"
 

@@ -31,21 +31,21 @@ from django.views.decorators.http import require_http_methods
 
 from podium.rules.schema import ChgkTourStage
 from podium.web.forms.chgk import SheetForm, mask_field
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.refusals import Refused, refusal_text
+from podium.web.kernel.roles import is_organizer, is_staff
+from podium.web.kernel.stages import has_calendar, rounds_of, stage_entries
 from podium.web.models import Entry, Event, Result, Round
 from podium.web.selectors.clock import stage_clocks
 from podium.web.selectors.discipline import not_playing
 from podium.web.selectors.results import current_results
-from podium.web.selectors.roles import is_organizer, is_staff
-from podium.web.selectors.stages import has_calendar, rounds_of, stage_entries
 from podium.web.selectors.tours import tour_questions, varies
-from podium.web.services.base import Refused
 from podium.web.services.sheets import (
     CheckedSheet,
     SheetRefused,
     tour_check_record,
     tour_sheet_record,
 )
-from podium.web.views.common import event_for, refusal_text
 
 app_name = "chgk"
 

@@ -17,7 +17,6 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
 from podium.rules.schema import Stage
-from podium.web.forms.keyed import KeyedForm
 from podium.web.forms.results import (
     ChoiceOfTables,
     ClockForm,
@@ -27,15 +26,16 @@ from podium.web.forms.results import (
     ResultForm,
     StepForm,
 )
+from podium.web.kernel.keyed import KeyedForm
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.refusals import Refused, refusal_text
+from podium.web.kernel.roles import is_head_referee, is_staff
+from podium.web.kernel.stages import has_calendar, round_numbers
+from podium.web.kernel.text import search_text
 from podium.web.models import Entry, Event, Result
 from podium.web.selectors.clock import clock_groups, limit_ms, stage_clocks
 from podium.web.selectors.console import cards, parse_numbers
 from podium.web.selectors.results import ENTRY_FORMATS
-from podium.web.selectors.roles import is_head_referee, is_staff
-from podium.web.selectors.stages import has_calendar, round_numbers
-from podium.web.services.base import Refused
-from podium.web.text import search_text
-from podium.web.views.common import event_for, refusal_text
 
 
 def staff_event(request: HttpRequest, slug: str) -> Event:

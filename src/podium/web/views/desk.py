@@ -4,7 +4,7 @@ Only the organizers and referees of the event; anyone else gets 404.
 
 Vocabulary:
 - counts: checked in / expected / not yet here / no-shows, a fragment htmx polls every few
-  seconds with the ETag of the desk's version tag (``podium.web.versions.desk_tag``) and the
+  seconds with the ETag of the desk's version tag (``podium.web.live.versions.desk_tag``) and the
   minute (a no-show becomes one as time passes, with no write): ``304`` while both hold.
 - not yet here: the filter ``?show=not-yet``, the confirmed entries not checked in.
 """
@@ -22,16 +22,16 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from podium.web import polls, versions
 from podium.web.forms.events import CheckInForm, UndoCheckInForm
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.refusals import Refused, refusal_text
+from podium.web.kernel.roles import is_staff, staffed_by
+from podium.web.kernel.text import search_text
+from podium.web.live import polls, versions
 from podium.web.models import Event
 from podium.web.selectors import desk as select
-from podium.web.selectors.organizer import fee_lines, staffed_by
-from podium.web.selectors.roles import is_staff
-from podium.web.services.base import Refused
+from podium.web.selectors.organizer import fee_lines
 from podium.web.services.checkin import checkin_record, checkin_undo, default_seat, seat_offer
-from podium.web.text import search_text
-from podium.web.views.common import event_for, refusal_text
 
 app_name = "desk"
 

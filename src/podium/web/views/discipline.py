@@ -44,6 +44,11 @@ from podium.web.forms.discipline import (
     TeamPickForm,
     WithdrawalForm,
 )
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.refusals import Refused, refusal_text
+from podium.web.kernel.roles import is_head_referee, is_organizer
+from podium.web.kernel.stages import rounds_of
+from podium.web.kernel.texts import rt
 from podium.web.models import Ban, Entry, EntryMember, Event, Person, Round, Sanction, Withdrawal
 from podium.web.selectors.discipline import (
     in_force,
@@ -52,11 +57,7 @@ from podium.web.selectors.discipline import (
     unpaid_by_tour,
 )
 from podium.web.selectors.results import current_results, item_order, labels_by_number, stage_rows
-from podium.web.selectors.roles import is_head_referee, is_organizer
 from podium.web.selectors.rulings import effects_of, middle_tour
-from podium.web.selectors.stages import rounds_of
-from podium.web.selectors.texts import rt
-from podium.web.services.base import Refused
 from podium.web.services.discipline import (
     NOT_ADMITTED,
     not_admitted_apply,
@@ -64,7 +65,6 @@ from podium.web.services.discipline import (
     sanction_lift,
     withdrawal_record,
 )
-from podium.web.views.common import event_for, refusal_text
 
 app_name = "discipline"
 

@@ -16,6 +16,10 @@ from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from podium.web.kernel.lookup import public_events
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.text import TextForm
+from podium.web.kernel.texts import rt
 from podium.web.models import Draw, Event, Squad
 from podium.web.selectors.draws import (
     current_draws,
@@ -26,11 +30,7 @@ from podium.web.selectors.draws import (
     lanes_draw,
     organized_event,
 )
-from podium.web.selectors.events import public_events
-from podium.web.selectors.texts import rt
-from podium.web.services.base import Refused
 from podium.web.services.draws import SEED_MAX, draw_make, draw_rerun, parse_lane_pairs
-from podium.web.text import TextForm
 
 app_name = "draws"
 

@@ -9,7 +9,7 @@ Vocabulary:
   scorecards and diplomas are for the event's staff only. Anyone else gets 404.
 - language: an export speaks the language of the page it was downloaded from — the page's
   links carry its prefix, and an unprefixed link is negotiated like the page
-  (``podium.web.languages``) — and shows times in the event's time zone; diplomas are
+  (``podium.web.kernel.languages``) — and shows times in the event's time zone; diplomas are
   printed in the event's language.
 - file name: ``<event>-<stage>-<round>.<format>`` for standings, ``<event>-<list>.<format>``
   for the lists, as an attachment.
@@ -31,6 +31,9 @@ from podium.web.exports import CONTENT_TYPES, FORMATS
 from podium.web.exports.csv import write_csv
 from podium.web.exports.pdf import write_diplomas, write_pdf
 from podium.web.exports.xlsx import write_xlsx
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.roles import is_staff
+from podium.web.kernel.stages import has_calendar, round_numbers, rounds_of
 from podium.web.models import Event, Squad
 from podium.web.selectors.diplomas import diplomas as diploma_set
 from podium.web.selectors.draws import lanes_draw
@@ -41,10 +44,7 @@ from podium.web.selectors.export_lists import (
     start_list_document,
 )
 from podium.web.selectors.exports import Document, standings_document
-from podium.web.selectors.roles import is_staff
 from podium.web.selectors.scorecards import scorecards_document
-from podium.web.selectors.stages import has_calendar, round_numbers, rounds_of
-from podium.web.views.common import event_for
 
 
 class FormatConverter:

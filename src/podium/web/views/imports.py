@@ -30,15 +30,17 @@ from django.views.decorators.http import require_POST
 
 from podium.rules.schema import ChgkTourStage, Stage
 from podium.web.forms.imports import ConfirmForm, MappingForm, RoundUploadForm, UploadForm
-from podium.web.imports.files import Sheet, read_upload
-from podium.web.imports.rating import RatingFile, read_rating
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.refusals import Refused, refusal_text
+from podium.web.kernel.roles import is_organizer, is_staff
+from podium.web.kernel.stages import has_calendar, round_numbers, rounds_of
+from podium.web.kernel.text import plain
+from podium.web.kernel.texts import points_shown, rt
 from podium.web.models import Event
+from podium.web.readers.rating import RatingFile, read_rating
+from podium.web.readers.tables import Sheet, read_upload
 from podium.web.selectors.rating import rating_results, season_rating, visible_moment
 from podium.web.selectors.results import RECORDED_FORMATS
-from podium.web.selectors.roles import is_organizer, is_staff
-from podium.web.selectors.stages import has_calendar, round_numbers, rounds_of
-from podium.web.selectors.texts import points_shown, rt
-from podium.web.services.base import Refused
 from podium.web.services.imports import (
     chgk_import,
     chgk_preview,
@@ -48,8 +50,6 @@ from podium.web.services.imports import (
     results_import,
     results_preview,
 )
-from podium.web.text import plain
-from podium.web.views.common import event_for, refusal_text
 
 app_name = "imports"
 

@@ -31,14 +31,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from podium.web.forms.appeals import DisputeForm, VerdictForm
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.refusals import Refused, refuse_on
+from podium.web.kernel.roles import has_role
 from podium.web.models import Appeal, Entry, Event, EventRole
 from podium.web.selectors.appeals import Dispute, disputes_by_round, jury_cards, question_rule
 from podium.web.selectors.results import current_by_round
-from podium.web.selectors.roles import has_role
 from podium.web.services.appeals import dispute_decide, verdict_record
-from podium.web.services.base import Refused
 from podium.web.views.appeals import played_rounds, tour_stages, tour_title
-from podium.web.views.common import event_for, refuse_on
 
 app_name = "jury"
 

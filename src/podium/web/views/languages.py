@@ -3,7 +3,7 @@
 Vocabulary:
 - choice: ``GET /i18n/choose/?language=cs&next=/e/…`` remembers the language and goes back to
   the page in it. A plain link or GET form rather than Django's POST view, so a page kept for
-  every visitor (``podium.web.polls``) carries no CSRF token: choosing a language changes
+  every visitor (``podium.web.live.polls``) carries no CSRF token: choosing a language changes
   nothing but the visitor's own cookie and, when logged in, the language their account
   remembers for e-mail (``podium.web.services.mail``) — nothing anyone else sees.
 """
@@ -16,7 +16,7 @@ from django.urls import translate_url
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from podium.web.languages import remember
+from podium.web.kernel.languages import remember
 from podium.web.services.accounts import account_language_set
 
 

@@ -30,15 +30,16 @@ from podium.web.forms.events import (
     StatusForm,
     aware,
 )
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.refusals import Refused, refusal_text, refuse_on
+from podium.web.kernel.roles import event_roles, is_organizer, is_staff, organized_by
+from podium.web.kernel.stages import has_calendar
+from podium.web.kernel.texts import rt
 from podium.web.models import Event
 from podium.web.models.money import APPEAL_FEE_PREFIX
 from podium.web.selectors import organizer as select
 from podium.web.selectors.accounts import may_create_events
 from podium.web.selectors.appeals import jury_cards
-from podium.web.selectors.roles import is_organizer, is_staff
-from podium.web.selectors.stages import has_calendar
-from podium.web.selectors.texts import rt
-from podium.web.services.base import Refused
 from podium.web.services.events import (
     RulebookRefused,
     creation_refusal,
@@ -50,7 +51,6 @@ from podium.web.services.events import (
     user_named,
 )
 from podium.web.services.payments import payment_record
-from podium.web.views.common import event_for, refusal_text, refuse_on
 
 app_name = "organizer"
 
@@ -61,7 +61,7 @@ def _event(request: HttpRequest, slug: str, *, referees: bool = False) -> Event:
 
 @login_required
 def events(request: HttpRequest) -> HttpResponse:
-    mine = select.organized_by(request.user)
+    mine = organized_by(request.user)
     return render(request, "podium/organizer/events.html", {"events": mine})
 
 
@@ -136,7 +136,7 @@ def _dashboard(request: HttpRequest, event: Event, **forms: Any) -> HttpResponse
     context = {
         "event": event,
         "outline": select.outline(event),
-        "roles": select.event_roles(event),
+        "roles": event_roles(event),
         "squads": event.squads.all(),
         "role_form": forms.get("role_form") or RoleForm(),
         "squad_form": forms.get("squad_form") or SquadForm(),

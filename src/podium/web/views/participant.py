@@ -20,12 +20,12 @@ from django.utils.translation import gettext as _
 
 from podium.web import qrcodes
 from podium.web.forms.registration import PlayerForm, RegistrationForm, add_refusal
+from podium.web.kernel.lookup import public_events
+from podium.web.kernel.refusals import Refused
 from podium.web.models import Entry, Person, Squad
 from podium.web.selectors import entries as selectors
 from podium.web.selectors.desk import checkin_code
-from podium.web.selectors.events import public_events
 from podium.web.services import registration as services
-from podium.web.services.base import Refused
 
 app_name = "participant"
 

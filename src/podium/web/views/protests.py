@@ -45,22 +45,22 @@ from podium.web.forms.protests import (
     ProtestForm,
     SanctionForm,
 )
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.refusals import Refused, refuse_on
+from podium.web.kernel.roles import is_head_referee, is_staff
+from podium.web.kernel.stages import stage_entries
 from podium.web.models import Appeal, Entry, Event, FurtherAppeal, Result, Sanction, Verdict
 from podium.web.selectors.appeals import appeals_of, decided
 from podium.web.selectors.bowling import games_stages, total_of
 from podium.web.selectors.discipline import barred_by, in_force, sanctions_by_entry
 from podium.web.selectors.results import current_of, current_results
-from podium.web.selectors.roles import is_head_referee, is_staff
-from podium.web.selectors.stages import stage_entries
 from podium.web.services.appeals import (
     appeal_file,
     further_appeal_outcome,
     further_appeal_record,
     verdict_record,
 )
-from podium.web.services.base import Refused
 from podium.web.services.discipline import sanction_impose, sanction_lift
-from podium.web.views.common import event_for, refuse_on
 
 app_name = "protests"
 

@@ -3,7 +3,7 @@ with ``?q=``, no script needed) and a competitor's page (anyone may read).
 
 An event's public pages speak the event's language unless the request chose one: a language
 prefix in the address (``/cs/e/…``), the switcher's cookie or the browser's language wins
-(``podium.web.languages``).
+(``podium.web.kernel.languages``).
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
 
-from podium.web.languages import speak_event_language
+from podium.web.kernel.languages import speak_event_language
+from podium.web.kernel.lookup import public_events
+from podium.web.kernel.text import search_text
 from podium.web.models import Event
 from podium.web.selectors import public as selectors
 from podium.web.selectors.competitors import competitor, filter_lists, query_words
-from podium.web.selectors.events import public_events
 from podium.web.selectors.rules import rules_sections
-from podium.web.text import search_text
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -42,6 +42,10 @@ from podium.web.forms.questions import (
     SelectForm,
     SubmitForm,
 )
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.refusals import Refused, refusal_text, refuse_on
+from podium.web.kernel.roles import is_organizer, is_staff
+from podium.web.kernel.text import search_text
 from podium.web.models import Event, Question, Round
 from podium.web.models.questions import Discipline
 from podium.web.selectors.questions import (
@@ -61,8 +65,6 @@ from podium.web.selectors.questions import (
     tour_stage,
     tours_duty_states,
 )
-from podium.web.selectors.roles import is_organizer, is_staff
-from podium.web.services.base import Refused
 from podium.web.services.questions import (
     PacketRefused,
     consent_record,
@@ -74,8 +76,6 @@ from podium.web.services.questions import (
     replacement_ask,
     replacement_submit,
 )
-from podium.web.text import search_text
-from podium.web.views.common import event_for, refusal_text, refuse_on
 
 app_name = "questions"
 

@@ -15,12 +15,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from podium.web.forms.registration import PromoteForm, ReorderForm
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_organizer
 from podium.web.models import Entry, Event
 from podium.web.selectors import entries as selectors
-from podium.web.selectors.roles import is_organizer
 from podium.web.services import registration as services
-from podium.web.services.base import Refused
-from podium.web.views.common import event_for
 
 app_name = "registrations"
 

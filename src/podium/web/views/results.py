@@ -29,13 +29,13 @@ from django.views.decorators.http import require_POST
 
 from podium.rules.schema import Stage
 from podium.web.forms.results import ChoiceOfTables, MissingForm, ResultForm
+from podium.web.kernel.refusals import Refused, refusal_text
+from podium.web.kernel.roles import is_head_referee
+from podium.web.kernel.stages import has_calendar, round_numbers
 from podium.web.models import Event
 from podium.web.selectors.console import counts, parse_numbers
 from podium.web.selectors.results import ENTRY_FORMATS, RECORDED_FORMATS
-from podium.web.selectors.roles import is_head_referee
 from podium.web.selectors.scorecards import has_scorecards
-from podium.web.selectors.stages import has_calendar, round_numbers
-from podium.web.services.base import Refused
 from podium.web.services.checks import result_confirm
 from podium.web.services.results import (
     result_agree,
@@ -45,7 +45,6 @@ from podium.web.services.results import (
     shown,
 )
 from podium.web.views import timing
-from podium.web.views.common import refusal_text
 from podium.web.views.console import (
     back,
     console_stage,

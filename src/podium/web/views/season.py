@@ -35,10 +35,11 @@ from podium.web.forms.season import (
     PlayoffCorrectionForm,
     ScheduleForm,
 )
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.refusals import Refused, refuse_on
+from podium.web.kernel.roles import is_head_referee, is_organizer
 from podium.web.models import Entry, Event, Result
 from podium.web.selectors import season as select
-from podium.web.selectors.roles import is_head_referee, is_organizer
-from podium.web.services.base import Refused
 from podium.web.services.playoffs import (
     playoff_annul,
     playoff_correct,
@@ -46,7 +47,6 @@ from podium.web.services.playoffs import (
     playoff_record,
 )
 from podium.web.services.schedule import STAGES, schedule_compute, schedule_make
-from podium.web.views.common import event_for, refuse_on
 
 app_name = "season"
 

@@ -3,11 +3,11 @@ seconds, a projector view for the venue screen, and the frozen final versions.
 
 Vocabulary:
 - visible, shown round, page row: see ``podium.web.selectors.standings``; version tag:
-  ``podium.web.versions``; live round: ``podium.web.selectors.live``.
+  ``podium.web.live.versions``; live round: ``podium.web.selectors.live``.
 - fragment: the polled part of a page — the round's clocks and its tables. While the version
   tag did not change it answers ``304 Not Modified`` (mostly before this module runs: see
-  ``podium.web.polls``); when it did, the tables are computed and rendered once per version
-  (single flight, ``podium.web.flight``) and the whole answer kept as a snapshot, so thousands
+  ``podium.web.live.polls``); when it did, the tables are computed and rendered once per version
+  (single flight, ``podium.web.live.flight``) and the whole answer kept as a snapshot, so thousands
   of viewers cost one rendering. The clocks carry no server time of their own: every answer
   says it in a header, which the clock script reads.
 - view: ``page`` (every column) or ``projector`` (large type, fewer columns).
@@ -37,24 +37,24 @@ from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 
 from podium.rules.schema import Stage
-from podium.web import flight, polls, versions
-from podium.web.languages import speak_event_language
+from podium.web.kernel.languages import speak_event_language
+from podium.web.kernel.roles import is_organizer, is_staff
+from podium.web.kernel.stages import has_calendar, rounds_of
+from podium.web.kernel.text import search_text
+from podium.web.kernel.texts import points_shown
+from podium.web.live import flight, polls, versions
 from podium.web.models import Event, Publication
 from podium.web.selectors.appeals import published_verdicts
 from podium.web.selectors.charts import stage_charts
 from podium.web.selectors.clock import stage_clocks
 from podium.web.selectors.competitors import name_search
 from podium.web.selectors.live import find_row, live_round, live_row, who
-from podium.web.selectors.roles import is_organizer, is_staff
-from podium.web.selectors.stages import has_calendar, rounds_of
 from podium.web.selectors.standings import (
     frozen_tables,
     round_tables,
     shown_round,
     stage_rounds,
 )
-from podium.web.selectors.texts import points_shown
-from podium.web.text import search_text
 
 POLL = "every 3s"
 WHY = "?why="

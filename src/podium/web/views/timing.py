@@ -22,11 +22,10 @@ from django.views.decorators.http import require_POST
 from podium.engine.formats.timed import count_pieces
 from podium.rules.schema import TeamSolveStage
 from podium.web.forms.results import ClockForm, FinishForm, PiecesForm, StepForm
-from podium.web.services.base import Refused
+from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.services.clock import result_finish, round_end, round_start
 from podium.web.services.results import result_record, shown
 from podium.web.services.tables import table_pieces, table_step
-from podium.web.views.common import refusal_text
 from podium.web.views.console import (
     back,
     console_stage,

@@ -24,12 +24,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from podium.web.forms.tokens import TokenForm
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.refusals import Refused, refusal_text, refuse_on
+from podium.web.kernel.roles import is_organizer
 from podium.web.models import ApiToken, Event, EventRole
-from podium.web.selectors.roles import is_organizer
 from podium.web.selectors.tokens import event_tokens, holders
-from podium.web.services.base import Refused
 from podium.web.services.tokens import token_create, token_revoke
-from podium.web.views.common import event_for, refusal_text, refuse_on
 
 app_name = "tokens"
 

@@ -21,12 +21,12 @@ from django.views.decorators.http import require_POST
 from podium.engine.errors import InputError
 from podium.rules.schema import Rulebook
 from podium.web.forms.workshop import WorkshopForm
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.roles import is_organizer
+from podium.web.kernel.texts import problem_text
 from podium.web.models import Event
-from podium.web.selectors.roles import is_organizer
-from podium.web.selectors.texts import problem_text
 from podium.web.selectors.workshop import beside_lines, dry_run
 from podium.web.services.events import RulebookRefused, checked_rulebook
-from podium.web.views.common import event_for
 
 app_name = "workshop"
 

@@ -5,7 +5,7 @@ Vocabulary:
 - preset phrase: a text of a shipped rulebook written for people — a title, a quota's label,
   what a duty or sanction says (``when``, ``scope``, ``who``, ``what``…), a play-off method,
   and every interpretation (what we decided where the rulebook is silent or ambiguous). The
-  public pages show it in the reader's language (``podium.web.selectors.texts.rt``); a custom
+  public pages show it in the reader's language (``podium.web.kernel.texts.rt``); a custom
   rulebook's phrases show as written. Codes (``kind``, ``format``, ``method: groups-of-…``)
   and the quoted clauses are not phrases.
 """
@@ -22,7 +22,7 @@ from django.core.management.base import BaseCommand
 
 from podium.rules.loader import PRESETS, preset_text
 
-MODULE = Path(__file__).resolve().parents[2] / "selectors" / "preset_texts.py"
+MODULE = Path(__file__).resolve().parents[2] / "kernel" / "preset_texts.py"
 
 # The keys whose text is a phrase for people; ``method`` is one only when it is words.
 PHRASES = frozenset(
@@ -69,7 +69,7 @@ def module_text() -> str:
 
 
 class Command(BaseCommand):
-    help = "Writes podium/web/selectors/preset_texts.py from the shipped presets."
+    help = "Writes podium/web/kernel/preset_texts.py from the shipped presets."
 
     def handle(self, *args: Any, **options: Any) -> None:
         MODULE.write_text(module_text(), encoding="utf-8")

@@ -13,14 +13,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from podium.rules.schema import ChgkTourStage, Stage
-from podium.web.imports.rating import RatingFile, RatingTeam, position
+from podium.web.kernel.audit import audit
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.stages import stage_entries
+from podium.web.kernel.text import name_key
 from podium.web.models import Entry, Event
+from podium.web.readers.rating import RatingFile, RatingTeam, position
 from podium.web.selectors.results import (
     standings_as_of,
 )
-from podium.web.selectors.stages import stage_entries
 from podium.web.selectors.standings import live_tables
-from podium.web.services.base import Refused, audit
 from podium.web.services.imports.common import (
     ACTIONS,
     Checked,
@@ -34,7 +36,6 @@ from podium.web.services.imports.common import (
 from podium.web.services.imports.results import results_stage
 from podium.web.services.rounds import round_questions_follow
 from podium.web.services.sheets import SheetRefused, tour_sheet_record
-from podium.web.text import name_key
 
 # --- ChGK tours in the rating site's shape ---------------------------------------------------
 

@@ -14,11 +14,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from podium.engine.errors import InputError
-from podium.web.imports.files import Sheet, column_letter
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_organizer
+from podium.web.kernel.texts import problem_text, shown_value
 from podium.web.models import AuditEntry, Event
-from podium.web.selectors.roles import is_organizer
-from podium.web.selectors.texts import problem_text, shown_value
-from podium.web.services.base import Refused
+from podium.web.readers.tables import Sheet, column_letter
 
 T = TypeVar("T")
 ACTIONS = ("record", "correct", "unchanged", "recorded", "corrected", "skipped")

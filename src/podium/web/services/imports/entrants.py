@@ -17,11 +17,13 @@ from django.utils.translation import ngettext
 from podium.engine import eligibility
 from podium.rules.schema import Category
 from podium.web.imports import fields as F
-from podium.web.imports.files import Sheet
+from podium.web.kernel.audit import audit
+from podium.web.kernel.refusals import Refused, refusal_text
+from podium.web.kernel.text import limit, text_problem
+from podium.web.kernel.texts import shown
 from podium.web.models import Entry, EntryMember, Event, Person, Squad
+from podium.web.readers.tables import Sheet
 from podium.web.selectors.entries import category_cap, category_of, division_title
-from podium.web.selectors.texts import shown
-from podium.web.services.base import Refused, audit, refusal_text
 from podium.web.services.imports.common import (
     Checked,
     ImportRefused,
@@ -34,7 +36,6 @@ from podium.web.services.imports.common import (
     once,
 )
 from podium.web.services.registration import PersonData, entry_register
-from podium.web.text import limit, text_problem
 
 # The cells saved as they are typed, each with the model whose column holds it; the others
 # are read into a category, a date, a country… (their characters are checked all the same).
@@ -177,7 +178,7 @@ class _Cells:
 
 def _text_issues(number: int, cell: _Cells) -> list[Issue]:
     """The cells whose text cannot be saved as typed: a control or text-direction character,
-    or longer than the database column (``podium.web.text``)."""
+    or longer than the database column (``podium.web.kernel.text``)."""
     issues = []
     for field_key in cell.index:
         name = F.split_key(field_key)[1]

@@ -16,8 +16,12 @@ from django.utils.translation import gettext as _
 from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
 from podium.rules.schema import Stage
-from podium.web.imports.files import Sheet, column_letter
+from podium.web.kernel.audit import audit
+from podium.web.kernel.refusals import Refused, refusal_text
+from podium.web.kernel.stages import stage_entries
+from podium.web.kernel.text import name_key
 from podium.web.models import Entry, Event, Result
+from podium.web.readers.tables import Sheet, column_letter
 from podium.web.selectors.entries import roster
 from podium.web.selectors.results import (
     ENTRY_FORMATS,
@@ -30,9 +34,7 @@ from podium.web.selectors.results import (
     question_item,
     raw_row,
 )
-from podium.web.selectors.stages import stage_entries
 from podium.web.selectors.standings import live_tables
-from podium.web.services.base import Refused, audit, refusal_text
 from podium.web.services.imports.common import (
     ACTIONS,
     Checked,
@@ -54,7 +56,6 @@ from podium.web.services.results import (
     shown,
 )
 from podium.web.services.rounds import round_questions_follow
-from podium.web.text import name_key
 
 # --- results from the command line's CSV --------------------------------------------------------
 

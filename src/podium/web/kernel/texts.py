@@ -3,7 +3,7 @@ visitor's language, places and money.
 
 Vocabulary:
 - preset text: a title, label or phrase of a shipped rulebook, marked for translation in
-  ``podium.web.selectors.preset_texts`` (written from the presets by ``podium manage
+  ``podium.web.kernel.preset_texts`` (written from the presets by ``podium manage
   preset_texts``), so its pages read in the visitor's language; a custom rulebook's texts show
   as written.
 - reason data: a reason as a page row keeps it — ``clause``, ``text`` (English) and, when the
@@ -35,7 +35,7 @@ from podium.rules.schema import Rulebook, Stage
 
 def rt(text: str | None) -> str:
     """A text from the rulebook, in the active language when it is one of the presets' texts
-    (``podium.web.selectors.preset_texts``); looked up with its lines joined, as YAML may fold
+    (``podium.web.kernel.preset_texts``); looked up with its lines joined, as YAML may fold
     them."""
     if not text:
         return ""

@@ -3,7 +3,7 @@ per version by one process, while the others keep serving the version before it.
 
 Vocabulary:
 - subject: what is computed, as a cache key prefix (``podium:html:<event>:<stage>:…``).
-- version: the version tag it is computed for (``podium.web.versions``); a value is kept in the
+- version: the version tag it is computed for (``podium.web.live.versions``); a value is kept in the
   shared cache under its subject and version for ``KEEP_S``.
 - newest: the version of a subject made last, and its value: what is served while a newer one
   is being made.
@@ -30,7 +30,7 @@ from typing import TypeVar
 
 from django.core.cache import cache
 
-from podium.web.cache import is_down
+from podium.web.live.cache import is_down
 
 T = TypeVar("T")
 

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from podium.web.imports import workbook
-from podium.web.imports.workbook import column_letter
+from podium.web.readers import workbook
+from podium.web.readers.workbook import column_letter
 
 MIN_ANSWER = 3  # "с", "о", "BH": a stray letter or two; "США", "пес": an answer
 MAX_ROWS = 5000
@@ -231,7 +231,7 @@ def read_tables(tables: Sequence[tuple[str, Table]], address: str = "xlsx") -> R
 
 
 def read_workbook(data: bytes) -> list[tuple[str, workbook.Table]]:
-    """Every worksheet of a workbook, within ``podium.web.imports.workbook``'s budgets.
+    """Every worksheet of a workbook, within ``podium.web.readers.workbook``'s budgets.
     ``RatingSheetRefused`` for a broken budget or a file that is no workbook."""
     try:
         sheets = workbook.read_all(data, MAX_ROWS, MAX_COLUMNS)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
+
 from podium.web.models import Event, EventRole
 
 STAFF = (EventRole.Role.ORGANIZER, EventRole.Role.HEAD_REFEREE, EventRole.Role.REFEREE)
@@ -39,3 +41,15 @@ def is_staff(user: Any, event: Event) -> bool:
 def is_head_referee(user: Any, event: Event) -> bool:
     """A head referee of the event, or an organizer (who may do everything)."""
     return has_role(user, event, *HEAD)
+
+
+def organized_by(user: Any) -> QuerySet[Event]:
+    return Event.objects.filter(roles__user=user, roles__role=EventRole.Role.ORGANIZER).distinct()
+
+
+def staffed_by(user: Any) -> QuerySet[Event]:
+    return Event.objects.filter(roles__user=user, roles__role__in=STAFF).distinct()
+
+
+def event_roles(event: Event) -> QuerySet[EventRole]:
+    return event.roles.select_related("user").order_by("role", "user__username")

@@ -100,8 +100,7 @@ def _language(request: HttpRequest) -> str:
 
 
 def _too_large(request: HttpRequest, size: int, cap: int) -> HttpResponse:
-    from podium.web.api.errors import body
-    from podium.web.views.errors import page
+    from podium.web.kernel.errors import body, page
 
     with translation.override(_language(request)):
         message = _(
@@ -114,7 +113,7 @@ def _too_large(request: HttpRequest, size: int, cap: int) -> HttpResponse:
 
 
 def _too_deep(request: HttpRequest) -> HttpResponse:
-    from podium.web.api.errors import body
+    from podium.web.kernel.errors import body
 
     with translation.override(_language(request)):
         message = _(
@@ -127,7 +126,7 @@ def _too_deep(request: HttpRequest) -> HttpResponse:
 def form_limit_page(exception: Any) -> HttpResponse | None:
     """The page for Django's refusal of a form over one of its caps (fields without files,
     how many fields, how many files), naming the cap; None for any other bad request."""
-    from podium.web.views.errors import page
+    from podium.web.kernel.errors import page
 
     if isinstance(exception, RequestDataTooBig):
         cap = int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)

@@ -38,7 +38,7 @@ from django.db import transaction
 from django.db.models import Count, Max
 
 from podium.rules.schema import ChgkSeasonStage, Stage
-from podium.web.cache import is_down
+from podium.web.live.cache import is_down
 from podium.web.models import AuditEntry
 
 EVENT = ""

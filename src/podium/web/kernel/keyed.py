@@ -7,8 +7,8 @@ from typing import Any
 
 from django import forms
 
+from podium.web.kernel.text import TextForm, limit
 from podium.web.models import Result
-from podium.web.text import TextForm, limit
 
 
 class KeyedForm(TextForm):

@@ -10,12 +10,12 @@ Vocabulary:
   no doubt, and the preview says so; any other encoding is refused with its likely name.
 - limits: at most ``MAX_BYTES``, ``MAX_ROWS`` rows, ``MAX_COLUMNS`` columns read and
   ``MAX_CELL_CHARS`` characters in a cell, so one upload cannot tie up a server; a workbook
-  is read within the budgets of ``podium.web.imports.workbook``.
+  is read within the budgets of ``podium.web.readers.workbook``.
 - rating table: the rating site's ChGK table (its workbook, every worksheet, or its CSV
   export), recognized by its header ``Team ID, Название, Город, Тур, 1 … n`` when the caller
   asks (``rating=True``, the results import) and read as the sheet ``id`` (blank: the team is
   found by its name), ``name``, ``mask``, with the notes on its cells per row
-  (``podium.web.imports.ratingsheet``).
+  (``podium.web.readers.ratingsheet``).
 - UTF-16 without a byte-order mark is recognized by its NUL bytes (see ``utf16_text``); a file
   with control bytes (NUL among them) that is not UTF-16 is binary and refused as such; a
   stray one is left for the row checks to name.
@@ -34,9 +34,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from podium.web.imports import ratingsheet, workbook
-from podium.web.imports.workbook import column_letter as column_letter
-from podium.web.services.base import Refused
+from podium.web.kernel.refusals import Refused
+from podium.web.readers import ratingsheet, workbook
+from podium.web.readers.workbook import column_letter
 
 MAX_BYTES = 2 * 1024 * 1024
 MAX_ROWS = 5000
@@ -329,7 +329,7 @@ def _csv(text: str) -> list[tuple[int, list[str]]]:
 
 def _workbook(data: bytes) -> tuple[list[tuple[int, list[str]]], str]:
     """The rows of the workbook's first worksheet with data, and a note naming it when the
-    workbook has others (see ``Sheet.note``). Read by ``podium.web.imports.workbook`` within
+    workbook has others (see ``Sheet.note``). Read by ``podium.web.readers.workbook`` within
     its budgets: openpyxl's reader fills every cell of a worksheet's declared dimension and
     builds a whole row in memory, so a 2 KB file could hold a server for hours."""
     try:

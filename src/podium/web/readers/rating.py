@@ -15,7 +15,7 @@ Vocabulary:
   so a problem names the team a person can find.
 - shape: a field of the wrong JSON type (``"current": "abc"``, ``"teamMembers": 5``) refuses
   the whole file, naming the field's path (``[3].teamMembers: expected a list``); a document
-  nested deeper than ``podium.web.limits.JSON_MAX_DEPTH`` is refused before it is decoded.
+  nested deeper than ``podium.web.kernel.limits.JSON_MAX_DEPTH`` is refused before it is decoded.
 - Podium's export writes the same array, with Podium's entry number as ``team.id`` (there is no
   rating id in Podium) and the captain flagged ``К``, every other member ``Б``.
 """
@@ -30,9 +30,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from podium.web import limits
-from podium.web.imports.files import MAX_BYTES, FileRefused, too_large
-from podium.web.text import text_problem
+from podium.web.kernel import limits
+from podium.web.kernel.text import text_problem
+from podium.web.readers.tables import MAX_BYTES, FileRefused, too_large
 
 CAPTAIN, BASE = "К", "Б"
 # Bounds of the numbers a file gives: more questions or teams than any tour has is a damaged

@@ -15,7 +15,7 @@ from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 
-from podium.web.cache import is_down
+from podium.web.live.cache import is_down
 
 
 def _database() -> str:

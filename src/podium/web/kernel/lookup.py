@@ -1,9 +1,9 @@
-"""What the views share: finding an event the user may work on, and showing a refusal.
+"""Finding what a request names: an event the user may work on, the events anyone may see.
 
 Vocabulary:
 - staff page: a page for the organizers (or also the referees) of ONE event; for anyone else,
   the event does not exist (404), so nothing about it leaks.
-- refusal: a service's ``Refused``, shown with the rulebook clause behind it.
+- public event: any event but a draft, in the order of their start.
 """
 
 from __future__ import annotations
@@ -11,12 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 
 from podium.web.models import Event
-from podium.web.services.base import Refused, refusal_text
-
-__all__ = ["event_for", "refusal_text", "refuse_on"]
 
 
 def event_for(request: HttpRequest, slug: str, allowed: Callable[[Any, Event], bool]) -> Event:
@@ -26,7 +24,5 @@ def event_for(request: HttpRequest, slug: str, allowed: Callable[[Any, Event], b
     return event
 
 
-def refuse_on(form: Any, refused: Refused) -> None:
-    """Shows a refusal on the form: next to the field it names, else above the form."""
-    field = refused.field if refused.field in form.fields else None
-    form.add_error(field, refusal_text(refused))
+def public_events() -> QuerySet[Event]:
+    return Event.objects.exclude(status=Event.Status.DRAFT).order_by("starts_at", "slug")

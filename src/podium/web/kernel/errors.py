@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from podium.web.languages import chosen_language, speak
+from podium.web.kernel.languages import chosen_language, speak
 
 RETRY_S = 30
 
@@ -32,8 +32,8 @@ def page(status: int, title: str, message: str) -> HttpResponse:
 
 
 def bad_request(request: HttpRequest, exception: Any = None) -> HttpResponse:
-    # Django's own caps on a form (podium.web.limits has the body's): named, not "bad request".
-    from podium.web.limits import form_limit_page
+    # Django's own caps on a form (kernel.limits has the body's): named, not "bad request".
+    from podium.web.kernel.limits import form_limit_page
 
     return form_limit_page(exception) or page(
         400, _("Bad request"), _("The address or the form sent could not be read.")
@@ -72,3 +72,9 @@ def server_error(request: HttpRequest) -> HttpResponse:
         _("Something went wrong"),
         _("Podium could not answer this request. The error is logged; please try again."),
     )
+
+
+def body(
+    code: str, message: str, fields: dict[str, str] | None = None, clause: str | None = None
+) -> dict[str, Any]:
+    return {"code": code, "message": message, "fields": fields or {}, "clause": clause}

@@ -5,16 +5,16 @@ Vocabulary:
 - live part: a round's table fragment (``…/table/``, polled by htmx every few seconds), its
   projector fragment, or the API's standings of a round.
 - poll: a GET of a live part with ``If-None-Match``; while the ETag still names the current
-  version tag of the stage (``podium.web.versions``) the answer is ``304 Not Modified``,
+  version tag of the stage (``podium.web.live.versions``) the answer is ``304 Not Modified``,
   whoever asks (a 304 shows nothing the asker did not already have).
 - snapshot: a whole response of a standings page, fragment or API read for one version tag —
   its body compressed with gzip, its ETag and language — kept in the shared cache and made by
-  the view under a single flight (``podium.web.flight``). The gate serves anonymous visitors
+  the view under a single flight (``podium.web.live.flight``). The gate serves anonymous visitors
   the snapshot of the current version (or, while it is being made, the one before it).
 - anonymous: no session cookie and no pending messages (for the API: no ``Authorization``):
   every such visitor with the same language key sees the same page.
 - language key: the language a page speaks for a visitor — the chosen language of
-  ``podium.web.languages`` (the path's prefix, the cookie, the browser's), or ``-`` for the
+  ``podium.web.kernel.languages`` (the path's prefix, the cookie, the browser's), or ``-`` for the
   event's own — so every visitor who would get the same page shares one snapshot.
 - server time: every answer of a live part says the server's clock (``X-Podium-Now``, in ms)
   so a round's clock on a phone with a wrong time still shows the round's time.
@@ -32,8 +32,8 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 
-from podium.web import flight, versions
-from podium.web.languages import chosen_language
+from podium.web.kernel.languages import chosen_language
+from podium.web.live import flight, versions
 
 SLUG = r"[-a-zA-Z0-9_]+"
 STANDINGS = re.compile(
