@@ -278,10 +278,10 @@ def make_qualification(
     secrets, the entrants left to record and how many results it has."""
     from django.utils import timezone
 
-    from podium.web.demo_results import _paper, _solo_rows
+    from podium.web.demo.results import _paper, _solo_rows
+    from podium.web.events.services.tokens import token_create
     from podium.web.services.clock import round_start
     from podium.web.services.publication import publication_set
-    from podium.web.services.tokens import token_create
 
     rng = random.Random("load:cz-jigsaw")
     now = timezone.now().replace(microsecond=0)
@@ -324,7 +324,7 @@ def make_season(accounts: dict[str, Any]) -> int:
     from django.utils import timezone
 
     from podium.web.demo import NAMES, RU_TEAMS
-    from podium.web.demo_results import _paper
+    from podium.web.demo.results import _paper
     from podium.web.services.publication import publication_set
     from podium.web.services.rounds import round_add
 

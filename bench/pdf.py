@@ -40,8 +40,8 @@ from django.utils import timezone
 from pypdf import PdfReader
 from weasyprint import HTML
 
+from podium.web.files.selectors.exports import standings_document
 from podium.web.models import Event
-from podium.web.selectors.exports import standings_document
 
 TARGET_S = 3.0
 

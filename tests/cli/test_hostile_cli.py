@@ -13,7 +13,7 @@ from typer.testing import CliRunner, Result
 
 from podium.cli.main import app
 from podium.rules.loader import preset_text
-from podium.web.archive import dumps, export_event
+from podium.web.files.archive import dumps, export_event
 from podium.web.models import AuditEntry, Entry, Event
 from podium.web.models import Result as ResultRow
 

@@ -48,7 +48,7 @@ from podium.web.models import Entry, EntryMember, Event, EventRole, Person
 from podium.web.services.clock import round_start
 from podium.web.services.publication import publication_set
 from podium.web.services.results import result_record
-from podium.web.services.tokens import token_create
+from podium.web.events.services.tokens import token_create
 
 users = get_user_model()
 org = users.objects.create_user("olga", password="correct horse battery")

@@ -454,8 +454,8 @@ def jigsaw_at(make_event: Any, staff: Any) -> Any:
     approval and two individuals on the waiting list."""
     from types import SimpleNamespace
 
+    from podium.web.draws.services import draw_make
     from podium.web.models import Advancement, Agreement, CheckIn, Signal, TableStep
-    from podium.web.services.draws import draw_make
 
     made = itertools.count(1)
 
@@ -557,6 +557,7 @@ def club_at(make_event: Any, staff: Any, make_user: Any) -> Any:
     with ``tours`` questions asked. Every team paid the first half's fee. At least 12 teams."""
     from types import SimpleNamespace
 
+    from podium.web.battles.services.schedule import schedule_make
     from podium.web.models import (
         Advancement,
         Appeal,
@@ -572,7 +573,6 @@ def club_at(make_event: Any, staff: Any, make_user: Any) -> Any:
         Withdrawal,
     )
     from podium.web.selectors.results import battle_item, question_item
-    from podium.web.services.schedule import schedule_make
 
     def mask(number: int, tour: int) -> str:
         taken = 14 if number <= 2 else 3 + (7 * number + tour) % 10
@@ -813,6 +813,7 @@ def bowling_at(make_event: Any, staff: Any) -> Any:
     warning; half the players checked in, every other paid."""
     from types import SimpleNamespace
 
+    from podium.web.draws.services import draw_make
     from podium.web.models import (
         Appeal,
         CheckIn,
@@ -821,7 +822,6 @@ def bowling_at(make_event: Any, staff: Any) -> Any:
         Squad,
         Verdict,
     )
-    from podium.web.services.draws import draw_make
 
     def division(number: int) -> str:
         gender, average = "MF"[number % 2], 150 + number % 50

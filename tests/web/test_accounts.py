@@ -18,10 +18,10 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client, override_settings
 
-from podium.web import logins
+from podium.web.events import logins
+from podium.web.events.services.accounts import account_approve
 from podium.web.kernel.refusals import Refused
 from podium.web.models import Account, AuditEntry, Event
-from podium.web.services.accounts import account_approve
 
 PASSWORD = "correct horse battery"
 LOGIN = "/accounts/login/"
@@ -537,7 +537,7 @@ def test_sign_ups_for_one_name_at_the_same_moment_make_one_account() -> None:
 
     from django.db import connection
 
-    from podium.web.services.accounts import signup_request
+    from podium.web.events.services.accounts import signup_request
 
     def sign_up(n: int) -> str:
         return signup_request(

@@ -34,11 +34,11 @@ import pytest
 from django.test import Client
 
 from podium.engine.document import standings_data
+from podium.web.events.services.tokens import token_create, token_revoke
 from podium.web.models import ApiToken, AuditEntry, Event, Result, Squad
 from podium.web.selectors.results import standings_as_of
 from podium.web.services.publication import publication_set
 from podium.web.services.results import result_record
-from podium.web.services.tokens import token_create, token_revoke
 
 QUALI = "individual-qualification"
 EXTRAS = {"number", "next", "unverified"}

@@ -37,10 +37,10 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from podium.web.events.services.tokens import token_create
 from podium.web.models import Event, Squad
 from podium.web.services.publication import publication_set
 from podium.web.services.results import result_record
-from podium.web.services.tokens import token_create
 
 CHECKS = [
     not_a_server_error,

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from podium.web.events.services.tokens import token_create, token_revoke
 from podium.web.kernel.refusals import Refused
 from podium.web.models import ApiToken, AuditEntry, Event
-from podium.web.services.tokens import token_create, token_revoke
 
 NAME = "lane 3 scoring machine"
 

@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 from podium.cli.main import app
 from podium.engine.document import standings_data
-from podium.web.archive import KINDS, SINCE_2, ArchiveError, dumps, export_event, import_event
 from podium.web.demo import load_demo
+from podium.web.files.archive import KINDS, SINCE_2, ArchiveError, dumps, export_event, import_event
 from podium.web.kernel.stages import round_numbers
 from podium.web.models import Account, ApiToken, Event, EventRole, Question, Result, Verdict
 from podium.web.selectors.results import standings_as_of

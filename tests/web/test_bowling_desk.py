@@ -34,9 +34,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from podium.web.draws.services import draw_make
 from podium.web.models import Entry, Event, Result, Squad
 from podium.web.selectors.results import standings_as_of
-from podium.web.services.draws import draw_make
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bowling"
 STAGE = "qualification"

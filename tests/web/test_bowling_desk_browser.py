@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from podium.web.draws.services import draw_make
 from podium.web.models import Event, EventRole, Result, Squad
-from podium.web.services.draws import draw_make
 
 PHONE = {"width": 390, "height": 844}
 

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from podium.web.events.services.events import squad_create
 from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Cancellation, CheckIn, Entry, EventRole, SeatOffer
-from podium.web.selectors.desk import no_shows, search
-from podium.web.services.checkin import checkin_record, seat_offer
-from podium.web.services.events import squad_create
+from podium.web.registration.selectors.desk import no_shows, search
+from podium.web.registration.services.checkin import checkin_record, seat_offer
 
 PRAGUE = zoneinfo.ZoneInfo("Europe/Prague")
 ROME = zoneinfo.ZoneInfo("Europe/Rome")

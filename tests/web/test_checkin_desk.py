@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from podium.web.events.services.events import squad_create
 from podium.web.kernel.refusals import Refused
 from podium.web.live import versions
 from podium.web.models import AuditEntry, CheckIn, Entry, EventRole
-from podium.web.selectors.desk import checkin_code, counts, entry_by_code, search
-from podium.web.services.checkin import checkin_record, checkin_undo
-from podium.web.services.events import squad_create
+from podium.web.registration.selectors.desk import checkin_code, counts, entry_by_code, search
+from podium.web.registration.services.checkin import checkin_record, checkin_undo
 
 ROME = zoneinfo.ZoneInfo("Europe/Rome")
 PRAGUE = zoneinfo.ZoneInfo("Europe/Prague")

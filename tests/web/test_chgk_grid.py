@@ -21,6 +21,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from podium.web.draws.services import draw_make
 from podium.web.models import (
     Entry,
     EntryMember,
@@ -33,7 +34,6 @@ from podium.web.models import (
 )
 from podium.web.selectors.results import standings_as_of
 from podium.web.services.discipline import sanction_impose, withdrawal_record
-from podium.web.services.draws import draw_make
 from podium.web.services.sheets import tour_sheet_record
 
 TOUR = "chgk-tour"

@@ -35,8 +35,8 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
+from podium.web.files.selectors.diplomas import place_ordinal
 from podium.web.models import Entry, EntryMember, Event, Person, Round
-from podium.web.selectors.diplomas import place_ordinal
 from podium.web.services.checks import result_confirm, second_entry_record
 from podium.web.services.publication import publication_set
 from podium.web.services.results import result_record

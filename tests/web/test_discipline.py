@@ -78,6 +78,12 @@ from podium.web.models import (
     Sanction,
     Withdrawal,
 )
+from podium.web.registration.services.payments import payment_record
+from podium.web.registration.services.registration import (
+    PersonData,
+    entry_register,
+    roster_add_player,
+)
 from podium.web.selectors.discipline import season_end, unpaid_for_tour
 from podium.web.selectors.results import battle_item, standings_as_of
 from podium.web.services.discipline import (
@@ -86,8 +92,6 @@ from podium.web.services.discipline import (
     sanction_lift,
     withdrawal_record,
 )
-from podium.web.services.payments import payment_record
-from podium.web.services.registration import PersonData, entry_register, roster_add_player
 from podium.web.services.results import result_record
 
 TOUR, SEASON, BRAINBALL = "chgk-tour", "chgk-season", "brainball"

@@ -41,9 +41,9 @@ from podium.web.models import (
     Sanction,
     Withdrawal,
 )
+from podium.web.registration.services.payments import payment_record
 from podium.web.selectors.results import battle_item, standings_as_of
 from podium.web.services.discipline import sanction_impose
-from podium.web.services.payments import payment_record
 from podium.web.services.results import result_record
 
 TOUR, BRAINBALL = "chgk-tour", "brainball"

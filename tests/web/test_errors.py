@@ -9,7 +9,7 @@ import pytest
 from django.db import OperationalError
 from django.test import Client
 
-from podium.web.views import public
+from podium.web.events.views import public
 
 
 def test_a_missing_page_is_podiums_own_in_the_visitors_language(db: None) -> None:

@@ -22,10 +22,10 @@ import pytest
 from django.test import Client
 
 from podium.rules.loader import preset_text
+from podium.web.events.services.events import RulebookRefused, event_update
 from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Entry, Event, EventRole
-from podium.web.services.events import RulebookRefused, event_update
-from podium.web.services.payments import payment_record
+from podium.web.registration.services.payments import payment_record
 
 ROME = zoneinfo.ZoneInfo("Europe/Rome")
 

@@ -11,15 +11,15 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from podium.rules.loader import preset_text
-from podium.web.kernel.refusals import Refused
-from podium.web.models import AuditEntry, Event, EventRole, Squad
-from podium.web.services.events import (
+from podium.web.events.services.events import (
     RulebookRefused,
     event_create,
     event_set_status,
     role_appoint,
     squad_create,
 )
+from podium.web.kernel.refusals import Refused
+from podium.web.models import AuditEntry, Event, EventRole, Squad
 
 PRAGUE = zoneinfo.ZoneInfo("Europe/Prague")
 START = dt.datetime(2026, 6, 20, 9, 0, tzinfo=PRAGUE)

@@ -43,10 +43,10 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
+from podium.web.draws.services import draw_make
 from podium.web.models import Entry, EntryMember, Event, Person, Round, Squad
-from podium.web.services.checkin import checkin_record
+from podium.web.registration.services.checkin import checkin_record
 from podium.web.services.checks import result_confirm, second_entry_record
-from podium.web.services.draws import draw_make
 from podium.web.services.publication import publication_set
 from podium.web.services.results import result_record
 

@@ -27,11 +27,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from podium.web.exports.csv import write_csv
-from podium.web.exports.xlsx import write_xlsx
+from podium.web.files.formats.csv import write_csv
+from podium.web.files.formats.xlsx import write_xlsx
+from podium.web.files.selectors.exports import Column, Document, Sheet, number_value, score_value
 from podium.web.models import Entry, Event
-from podium.web.selectors.exports import Column, Document, Sheet, number_value, score_value
-from podium.web.services.checkin import checkin_record
+from podium.web.registration.services.checkin import checkin_record
 from podium.web.services.checks import result_confirm
 from podium.web.services.publication import publication_set
 from podium.web.services.results import result_record

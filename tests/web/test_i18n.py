@@ -15,7 +15,7 @@ from django.utils import translation
 
 from podium.web.management.commands.preset_texts import MODULE, module_text, phrases
 from podium.web.models import Event
-from podium.web.selectors.public import money
+from podium.web.registration.selectors.public import money
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "podium"
 LOCALE = SRC / "web" / "locale"

@@ -31,6 +31,7 @@ from django.test import Client
 from django.urls import reverse
 
 from podium.rules.loader import preset_text
+from podium.web.files.services.imports import ImportRefused, chgk_import, chgk_preview
 from podium.web.kernel.refusals import Refused
 from podium.web.models import (
     AuditEntry,
@@ -46,7 +47,6 @@ from podium.web.readers.rating import read_rating
 from podium.web.readers.tables import FileRefused
 from podium.web.selectors.rating import rating_results
 from podium.web.selectors.results import standings_as_of
-from podium.web.services.imports import ImportRefused, chgk_import, chgk_preview
 from podium.web.services.publication import publication_set
 from podium.web.services.sheets import tour_sheet_record
 

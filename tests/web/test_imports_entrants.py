@@ -29,16 +29,16 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from podium.web.imports.fields import guess_mapping
-from podium.web.kernel.refusals import Refused
-from podium.web.models import AuditEntry, Entry, EntryMember, Person, Squad
-from podium.web.readers.tables import MAX_ROWS, FileRefused, Sheet, read_upload
-from podium.web.services.imports import (
+from podium.web.files.fields import guess_mapping
+from podium.web.files.services.imports import (
     ImportRefused,
     entrants_import,
     entrants_preview,
     member_slots,
 )
+from podium.web.kernel.refusals import Refused
+from podium.web.models import AuditEntry, Entry, EntryMember, Person, Squad
+from podium.web.readers.tables import MAX_ROWS, FileRefused, Sheet, read_upload
 
 UTC = dt.UTC
 MAY_1 = dt.datetime(2026, 5, 1, 10, 0, tzinfo=UTC)

@@ -18,11 +18,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from podium.web.files.services.imports import ImportRefused, results_import, results_preview
 from podium.web.models import AuditEntry, Result, Round
 from podium.web.readers.ratingsheet import RatingSheetRefused, read_tables
 from podium.web.readers.tables import FileRefused, read_upload
 from podium.web.selectors.results import standings_as_of
-from podium.web.services.imports import ImportRefused, results_import, results_preview
 
 TOUR = "chgk-tour"
 NOTE = "the answer “А. Кристи” is written in; read as disputed (?)"

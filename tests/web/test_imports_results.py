@@ -36,19 +36,19 @@ from django.urls import reverse
 from django.utils import translation
 
 from podium.engine.document import standings_data
-from podium.web.imports.fields import guess_mapping
-from podium.web.kernel.refusals import Refused
-from podium.web.models import AuditEntry, Entry, Result
-from podium.web.readers.tables import read_upload
-from podium.web.selectors.results import current_results, stage_rows, standings_as_of
-from podium.web.services.imports import (
+from podium.web.files.fields import guess_mapping
+from podium.web.files.services.imports import (
     ImportRefused,
     entrants_import,
     member_slots,
     results_import,
     results_preview,
 )
-from podium.web.services.registration import PersonData, entry_register
+from podium.web.kernel.refusals import Refused
+from podium.web.models import AuditEntry, Entry, Result
+from podium.web.readers.tables import read_upload
+from podium.web.registration.services.registration import PersonData, entry_register
+from podium.web.selectors.results import current_results, stage_rows, standings_as_of
 from podium.web.services.results import result_record
 
 UTC = dt.UTC

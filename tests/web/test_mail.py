@@ -1,4 +1,4 @@
-"""E-mail to participants (``podium.web.services.mail``): one test per message, each read from
+"""E-mail to participants (``podium.web.kernel.mail``): one test per message, each read from
 the outbox in the recipient's language with the event's details.
 
 Hand-worked:
@@ -18,14 +18,14 @@ from typing import Any
 import pytest
 
 from podium.web.models import Account, Entry, EntryMember, Person, Squad
-from podium.web.services.checks import result_confirm
-from podium.web.services.publication import publication_set
-from podium.web.services.registration import (
+from podium.web.registration.services.registration import (
     PersonData,
     entry_approve,
     entry_cancel,
     entry_register,
 )
+from podium.web.services.checks import result_confirm
+from podium.web.services.publication import publication_set
 from podium.web.services.results import result_record
 
 UTC = dt.UTC

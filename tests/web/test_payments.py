@@ -11,7 +11,7 @@ from django.test import Client
 
 from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Entry, EntryMember, EventRole, Payment, Person
-from podium.web.services.payments import payment_record
+from podium.web.registration.services.payments import payment_record
 
 
 def entry(event: Any, number: int, *, players: int = 1, **fields: Any) -> Entry:

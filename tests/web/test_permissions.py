@@ -20,7 +20,7 @@ from django.urls.converters import IntConverter
 from django.utils import timezone
 
 from podium.web.models import Draw, Entry, EntryMember, EventRole, Person, Squad
-from podium.web.services.payments import payment_record
+from podium.web.registration.services.payments import payment_record
 
 NAMESPACES = (
     "organizer",

@@ -17,8 +17,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from podium.web.events.selectors.places import my_places
 from podium.web.models import EventRole
-from podium.web.selectors.places import my_places
 
 
 @pytest.fixture

@@ -50,10 +50,10 @@ from podium.web.models import (
     Squad,
     Verdict,
 )
+from podium.web.registration.services.payments import payment_record
 from podium.web.selectors.results import current_results, standings_as_of
 from podium.web.services.appeals import appeal_file, verdict_record
 from podium.web.services.discipline import sanction_impose
-from podium.web.services.payments import payment_record
 from podium.web.services.publication import publication_set
 from podium.web.services.results import result_progress, result_record
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from podium.web.services.tokens import token_create
+from podium.web.events.services.tokens import token_create
 
 
 def token(built: Any) -> dict[str, str]:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 # Every page here is read signed in: its top bar reads the person's places once
-# (``podium.web.selectors.places``), on top of what the page itself reads.
+# (``podium.web.events.selectors.places``), on top of what the page itself reads.
 TOP_BAR = 1
 
 

@@ -12,7 +12,7 @@ from django.utils import translation
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.texts import division_reason
 from podium.web.models import AuditEntry, Entry, Event, EventRole, Payment, Person, Squad
-from podium.web.services.registration import (
+from podium.web.registration.services.registration import (
     PersonData,
     entry_approve,
     entry_cancel,

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from podium.web.models import Entry
-from podium.web.services.registration import PersonData, entry_cancel, entry_register
+from podium.web.registration.services.registration import PersonData, entry_cancel, entry_register
 
 FUTURE = dt.datetime(2099, 6, 20, 9, 0, tzinfo=dt.UTC)
 

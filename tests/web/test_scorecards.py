@@ -19,8 +19,8 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
+from podium.web.draws.services import draw_make
 from podium.web.models import Entry
-from podium.web.services.draws import draw_make
 
 QUALI = "individual-qualification"
 

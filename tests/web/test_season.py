@@ -33,21 +33,21 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from podium.web.kernel.refusals import Refused
-from podium.web.models import AuditEntry, Draw, Entry, Result
-from podium.web.selectors.results import battle_item, standings_as_of
-from podium.web.selectors.season import playoff_groups, season_stage
-from podium.web.services.draws import draw_rerun
-from podium.web.services.playoffs import (
+from podium.web.battles.selectors.season import playoff_groups, season_stage
+from podium.web.battles.services.playoffs import (
     playoff_annul,
     playoff_correct,
     playoff_next,
     playoff_question,
     playoff_record,
 )
+from podium.web.battles.services.schedule import schedule_make
+from podium.web.draws.services import draw_rerun
+from podium.web.kernel.refusals import Refused
+from podium.web.models import AuditEntry, Draw, Entry, Result
+from podium.web.selectors.results import battle_item, standings_as_of
 from podium.web.services.results import result_correct, result_record
 from podium.web.services.rounds import round_add
-from podium.web.services.schedule import schedule_make
 
 MSK = dt.timezone(dt.timedelta(hours=3))
 NAMES = ["Alfa", "Beta", "Gamma", "Delta", "Epsilon"]

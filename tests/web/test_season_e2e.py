@@ -33,6 +33,7 @@ from typing import Any
 
 import pytest
 
+from podium.web.battles.services.playoffs import playoff_next, playoff_record
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.stages import stage_entries
 from podium.web.models import Appeal, Ban, Entry, Publication, Verdict
@@ -46,7 +47,6 @@ from podium.web.services.advancement import superfinal_winners
 from podium.web.services.appeals import appeal_file, jury_appoint, verdict_record
 from podium.web.services.checks import result_confirm, second_entry_record
 from podium.web.services.discipline import withdrawal_record
-from podium.web.services.playoffs import playoff_next, playoff_record
 from podium.web.services.publication import publication_set
 from podium.web.services.results import result_record
 from podium.web.services.rounds import round_add

@@ -36,20 +36,24 @@ from django.test import Client
 from django.urls import reverse
 
 import podium.web
-from podium.web.archive import ArchiveError, export_event, import_event
-from podium.web.imports.fields import guess_mapping
-from podium.web.kernel.refusals import Refused
-from podium.web.kernel.text import limit, search_text, text_problem
-from podium.web.models import AuditEntry, Entry, EntryMember, Event, Person
-from podium.web.readers.tables import read_upload
-from podium.web.selectors.questions import parse_packet
-from podium.web.services.imports import (
+from podium.web.files.archive import ArchiveError, export_event, import_event
+from podium.web.files.fields import guess_mapping
+from podium.web.files.services.imports import (
     ImportRefused,
     entrants_import,
     entrants_preview,
     member_slots,
 )
-from podium.web.services.registration import PersonData, entry_register, roster_add_player
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.text import limit, search_text, text_problem
+from podium.web.models import AuditEntry, Entry, EntryMember, Event, Person
+from podium.web.readers.tables import read_upload
+from podium.web.registration.services.registration import (
+    PersonData,
+    entry_register,
+    roster_add_player,
+)
+from podium.web.selectors.questions import parse_packet
 from podium.web.services.results import key_of
 from podium.web.templatetags.podium_rows import linked
 

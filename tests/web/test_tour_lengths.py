@@ -25,14 +25,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from podium.web.files.selectors.scorecards import scorecards_document
+from podium.web.files.services.imports import results_import, results_preview
 from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Entry, EventRole, Result, Round
 from podium.web.readers.tables import read_upload
 from podium.web.selectors.rating import season_rating
 from podium.web.selectors.results import current_results, standings_as_of
-from podium.web.selectors.scorecards import scorecards_document
 from podium.web.services.appeals import appeal_file
-from podium.web.services.imports import results_import, results_preview
 from podium.web.services.results import result_record
 from podium.web.services.rounds import round_add, round_questions_set
 from podium.web.services.sheets import SheetRefused, tour_sheet_record

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from podium.engine.draws import ALGORITHM
+from podium.web.draws.services import draw_make, draw_rerun, parse_lane_pairs
 from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Draw, Entry, EntryMember, Event, Person, Squad
-from podium.web.services.draws import draw_make, draw_rerun, parse_lane_pairs
 
 pytestmark = pytest.mark.django_db
 

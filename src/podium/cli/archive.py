@@ -1,5 +1,5 @@
 """``podium export-event`` and ``podium import-event``: one file with everything about an
-event (see ``podium.web.archive``), written to or read from the database in ``DATABASE_URL``
+event (see ``podium.web.files.archive``), written to or read from the database in ``DATABASE_URL``
 (SQLite in ``var/`` by default).
 
 Problems exit with status 2 and one line on standard error; nothing is half-imported. The
@@ -26,7 +26,7 @@ def export_event(
 ) -> None:
     """Write an event with everything it holds to one JSON file."""
     django_ready()
-    from podium.web.archive import dumps, export_event
+    from podium.web.files.archive import dumps, export_event
     from podium.web.models import Event
 
     event = Event.objects.filter(slug=slug).first()
@@ -47,7 +47,7 @@ def import_event(
 ) -> None:
     """Create an event from an archive, with everything it holds (all or nothing)."""
     django_ready()
-    from podium.web.archive import ArchiveError, import_event
+    from podium.web.files.archive import ArchiveError, import_event
     from podium.web.kernel import limits
 
     try:

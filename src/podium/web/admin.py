@@ -14,7 +14,8 @@ from django.contrib.auth.admin import UserAdmin
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy
 
-from podium.web.forms.accounts import ThrottledAdminLoginForm
+from podium.web.events.forms.accounts import ThrottledAdminLoginForm
+from podium.web.events.services.accounts import account_approve
 from podium.web.models import (
     Account,
     AuditEntry,
@@ -30,7 +31,6 @@ from podium.web.models import (
     SeatOffer,
     Squad,
 )
-from podium.web.services.accounts import account_approve
 
 
 class RoleInline(admin.TabularInline):  # type: ignore[type-arg]
@@ -124,7 +124,7 @@ class PodiumUserAdmin(UserAdmin):  # type: ignore[type-arg]
         return super().get_queryset(request).select_related("podium_account")
 
 
-# The admin's log-in counts failures with the site's (``podium.web.logins``).
+# The admin's log-in counts failures with the site's (``podium.web.events.logins``).
 admin.site.login_form = ThrottledAdminLoginForm
 admin.site.unregister(get_user_model())
 admin.site.register(get_user_model(), PodiumUserAdmin)

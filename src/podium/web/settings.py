@@ -108,7 +108,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "podium.web.navigation.places",
+                "podium.web.events.navigation.places",
             ],
         },
     }
@@ -145,9 +145,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"{_VALIDATION}.MinimumLengthValidator"},
     {"NAME": f"{_VALIDATION}.CommonPasswordValidator"},
     {"NAME": f"{_VALIDATION}.NumericPasswordValidator"},
-    {"NAME": "podium.web.forms.accounts.NotTheDemoPassword"},
+    {"NAME": "podium.web.events.forms.accounts.NotTheDemoPassword"},
 ]
-# Failed log-ins counted in the shared cache (``podium.web.logins``): per account, per address.
+# Failed log-ins counted in the shared cache (``podium.web.events.logins``): per account, per
+# address.
 PODIUM_LOGIN_FAILURES_PER_ACCOUNT = int(ENV.get("PODIUM_LOGIN_FAILURES_PER_ACCOUNT", "5"))
 PODIUM_LOGIN_FAILURES_PER_ADDRESS = int(ENV.get("PODIUM_LOGIN_FAILURES_PER_ADDRESS", "20"))
 PODIUM_LOGIN_WINDOW_MINUTES = int(ENV.get("PODIUM_LOGIN_WINDOW_MINUTES", "15"))

@@ -4,8 +4,8 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
+from podium.web.events.views import languages
 from podium.web.kernel import errors, health
-from podium.web.views import languages
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
@@ -15,33 +15,33 @@ urlpatterns = [
     path("api/", include("podium.web.api.urls")),
 ]
 urlpatterns += i18n_patterns(
-    path("", include("podium.web.views.public")),
-    path("accounts/", include("podium.web.views.accounts")),
-    path("me/", include("podium.web.views.participant")),
-    path("organize/", include("podium.web.views.organizer")),
-    path("organize/<slug:slug>/entries/", include("podium.web.views.registrations")),
+    path("", include("podium.web.events.views.public")),
+    path("accounts/", include("podium.web.events.views.accounts")),
+    path("me/", include("podium.web.registration.views.participant")),
+    path("organize/", include("podium.web.events.views.organizer")),
+    path("organize/<slug:slug>/entries/", include("podium.web.registration.views.registrations")),
     path("organize/<slug:slug>/publication/", include("podium.web.views.publication")),
     path("organize/<slug:slug>/calendar/", include("podium.web.views.calendar")),
     path("organize/<slug:slug>/advancement/", include("podium.web.views.advancement")),
-    path("organize/<slug:slug>/import/", include("podium.web.views.imports")),
-    path("organize/<slug:slug>/tokens/", include("podium.web.views.tokens")),
+    path("organize/<slug:slug>/import/", include("podium.web.files.views.imports")),
+    path("organize/<slug:slug>/tokens/", include("podium.web.events.views.tokens")),
     path("organize/<slug:slug>/discipline/", include("podium.web.views.discipline")),
-    path("organize/<slug:slug>/season/", include("podium.web.views.season")),
-    path("organize/<slug:slug>/workshop/", include("podium.web.views.workshop")),
+    path("organize/<slug:slug>/season/", include("podium.web.battles.views.season")),
+    path("organize/<slug:slug>/workshop/", include("podium.web.events.views.workshop")),
     path("appeals/<slug:slug>/", include("podium.web.views.appeals")),
     path("jury/<slug:slug>/", include("podium.web.views.jury")),
     path("questions/", include("podium.web.views.questions")),
-    path("draws/", include("podium.web.views.draws")),
-    path("desk/", include("podium.web.views.desk")),
+    path("draws/", include("podium.web.draws.views")),
+    path("desk/", include("podium.web.registration.views.desk")),
     path("desk/<slug:slug>/results/", include("podium.web.views.results")),
     path("desk/<slug:slug>/checks/", include("podium.web.views.checks")),
     path("desk/<slug:slug>/chgk/", include("podium.web.views.chgk")),
-    path("desk/<slug:slug>/bowling/", include("podium.web.views.bowling")),
-    path("desk/<slug:slug>/battles/", include("podium.web.views.battles")),
+    path("desk/<slug:slug>/bowling/", include("podium.web.bowling.views")),
+    path("desk/<slug:slug>/battles/", include("podium.web.battles.views.battles")),
     path("desk/<slug:slug>/protests/", include("podium.web.views.protests")),
     path("standings/", include("podium.web.views.standings")),
     path("prizes/", include("podium.web.views.prizes")),
-    path("export/", include("podium.web.views.exports")),
+    path("export/", include("podium.web.files.views.exports")),
     prefix_default_language=False,
 )
 

@@ -20,9 +20,9 @@ from ninja.security import HttpBearer
 
 from podium.web.api.errors import BEARER_CHALLENGE, ApiError
 from podium.web.api.limits import count_anonymous, count_token
+from podium.web.events.selectors.tokens import token_of_secret
+from podium.web.events.services.tokens import token_used
 from podium.web.models import ApiToken
-from podium.web.selectors.tokens import token_of_secret
-from podium.web.services.tokens import token_used
 
 
 class _Anonymous:

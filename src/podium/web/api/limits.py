@@ -9,7 +9,7 @@ Vocabulary:
   posting every frame) is counted per token, with a higher limit
   (``PODIUM_API_TOKEN_PER_MINUTE``, 1200 by default).
 - window counters: ``window_hit``/``window_count``/``window_reset`` count any events (the log-in
-  throttle's failures too, ``podium.web.logins``) in a window of any length.
+  throttle's failures too, ``podium.web.events.logins``) in a window of any length.
 - client address: ``REMOTE_ADDR``; behind ``PODIUM_API_PROXIES`` trusted reverse proxies, the
   address that many hops from the end of ``X-Forwarded-For`` (a client cannot forge it).
 """

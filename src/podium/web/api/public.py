@@ -46,7 +46,7 @@ from podium.web.kernel.stages import has_calendar, rounds_of, stage_entries
 from podium.web.live import polls
 from podium.web.live.versions import stage_tag
 from podium.web.models import Entry, Event, Publication
-from podium.web.selectors.entries import roster
+from podium.web.registration.selectors.entries import roster
 from podium.web.selectors.live import live_round, who
 from podium.web.selectors.results import final_versions
 from podium.web.selectors.standings import frozen_tables, stage_rounds

@@ -3,7 +3,8 @@
 Vocabulary:
 - prefixed address: ``/cs/…``, ``/it/…``, ``/ru/…``; it always wins. English pages have no
   prefix (``prefix_default_language=False``), so an unprefixed address names no language.
-- choice: the language cookie the switcher (``podium.web.views.languages``) and the log-in set.
+- choice: the language cookie the switcher (``podium.web.events.views.languages``) and the log-in
+  set.
 - browser language: the first language of the browser's ``Accept-Language`` that Podium
   speaks (``ru-RU`` → ``ru``); none when it lists only others.
 - chosen language: of a request, the prefix, else the choice, else the browser language;

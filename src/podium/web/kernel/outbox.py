@@ -10,7 +10,7 @@ Vocabulary:
   to none, and a password reset for a known address answers as fast as for an unknown one (the
   time of the SMTP exchange cannot tell that an address has an account).
 - loss: a message still queued when its process dies is lost, as one the mail server refuses
-  is (``podium.web.services.mail``: what it tells is never undone). A process that exits
+  is (``podium.web.kernel.mail``: what it tells is never undone). A process that exits
   normally sends what is queued first, for at most ``FLUSH_SECONDS``.
 - fork: a process forked from one that had a sender thread (gunicorn imports the application
   before it forks its workers) starts its own on its first message.

@@ -56,13 +56,13 @@ from podium.rules.schema import (
     TeamSolveStage,
     TimedSolveStage,
 )
+from podium.web.bowling.selectors import squad_players, squads_players
 from podium.web.charts import draw
 from podium.web.kernel.stages import rounds_of
 from podium.web.kernel.texts import rt
 from podium.web.live import flight
 from podium.web.live.versions import stage_tag
 from podium.web.models import Entry, Event, Result, Squad
-from podium.web.selectors.bowling import squad_players, squads_players
 from podium.web.selectors.live import live_round, who
 from podium.web.selectors.results import (
     current_results,

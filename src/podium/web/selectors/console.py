@@ -30,8 +30,8 @@ from podium.rules.schema import Stage, TeamSolveStage
 from podium.web.kernel.stages import stage_entries
 from podium.web.kernel.texts import shown_value
 from podium.web.models import Agreement, Entry, Event, Result, SecondEntry, Verification
+from podium.web.registration.selectors.desk import search
 from podium.web.selectors.clock import clocks, group_of, limit_ms
-from podium.web.selectors.desk import search
 from podium.web.selectors.results import (
     ENTRY_FORMATS,
     current_results,

@@ -39,8 +39,8 @@ from podium.rules.schema import ChgkSeasonStage, Stage
 from podium.web.kernel.stages import stage_entries, team_labels
 from podium.web.kernel.texts import page_row
 from podium.web.models import Entry, Event, Publication, Result, Verification
+from podium.web.registration.selectors.entries import roster
 from podium.web.selectors.disputes import blind_rows
-from podium.web.selectors.entries import roster
 from podium.web.selectors.rulings import (
     Notes,
     Rulings,

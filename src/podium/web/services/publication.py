@@ -41,7 +41,7 @@ from podium.web.selectors.results import (
     standings_as_of,
     unverified,
 )
-from podium.web.services import mail
+from podium.web.standings import mail
 
 NEXT = {
     Publication.State.DRAFT: {Publication.State.PRELIMINARY},

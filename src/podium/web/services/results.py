@@ -39,8 +39,8 @@ from podium.web.kernel.stages import has_calendar, in_stage, stage_entries
 from podium.web.kernel.text import text_problem
 from podium.web.kernel.texts import error_text, shown_value, where_text
 from podium.web.models import Agreement, Entry, Event, Publication, Result, Round
+from podium.web.registration.selectors.entries import roster
 from podium.web.selectors.clock import clock_of, group_of
-from podium.web.selectors.entries import roster
 from podium.web.selectors.results import (
     ENTRY_FORMATS,
     RECORDED_FORMATS,

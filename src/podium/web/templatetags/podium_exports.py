@@ -1,7 +1,7 @@
 """Template tags of the PDF exports.
 
 Vocabulary:
-- cell: one typed value of an export row, as text (see ``podium.web.exports.cells``); a moment
+- cell: one typed value of an export row, as text (see ``podium.web.files.formats.cells``); a moment
   reads in the active language's short date-and-time format, in the event's time zone.
 """
 
@@ -13,8 +13,8 @@ from typing import Any
 from django import template
 from django.utils import formats
 
-from podium.web.exports.cells import cell_text, local
-from podium.web.selectors.exports import Column, Document
+from podium.web.files.formats.cells import cell_text, local
+from podium.web.files.selectors.exports import Column, Document
 
 register = template.Library()
 

@@ -30,13 +30,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from podium.rules.schema import ChgkTourStage, Stage
+from podium.web.draws.selectors import event_draws
 from podium.web.forms.chgk import TourForm, TourLengthForm
 from podium.web.kernel.lookup import event_for
 from podium.web.kernel.refusals import Refused, refuse_on
 from podium.web.kernel.roles import is_organizer
 from podium.web.kernel.stages import has_calendar, rounds_of, stage_entries
 from podium.web.models import Draw, Entry, Event, Round
-from podium.web.selectors.draws import event_draws
 from podium.web.selectors.tours import tour_lengths, varies
 from podium.web.services.rounds import round_add, round_questions_set
 

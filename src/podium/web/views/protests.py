@@ -37,6 +37,7 @@ from django.views.decorators.http import require_POST
 from podium.rules.schema import Appeal as AppealRule
 from podium.rules.schema import GamesStage
 from podium.rules.schema import Sanction as SanctionRule
+from podium.web.bowling.selectors import games_stages, total_of
 from podium.web.forms.protests import (
     DecisionForm,
     FurtherAppealForm,
@@ -51,7 +52,6 @@ from podium.web.kernel.roles import is_head_referee, is_staff
 from podium.web.kernel.stages import stage_entries
 from podium.web.models import Appeal, Entry, Event, FurtherAppeal, Result, Sanction, Verdict
 from podium.web.selectors.appeals import appeals_of, decided
-from podium.web.selectors.bowling import games_stages, total_of
 from podium.web.selectors.discipline import barred_by, in_force, sanctions_by_entry
 from podium.web.selectors.results import current_of, current_results
 from podium.web.services.appeals import (

@@ -28,6 +28,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from podium.rules.schema import Stage
+from podium.web.files.selectors.scorecards import has_scorecards
 from podium.web.forms.results import ChoiceOfTables, MissingForm, ResultForm
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.roles import is_head_referee
@@ -35,7 +36,6 @@ from podium.web.kernel.stages import has_calendar, round_numbers
 from podium.web.models import Event
 from podium.web.selectors.console import counts, parse_numbers
 from podium.web.selectors.results import ENTRY_FORMATS, RECORDED_FORMATS
-from podium.web.selectors.scorecards import has_scorecards
 from podium.web.services.checks import result_confirm
 from podium.web.services.results import (
     result_agree,

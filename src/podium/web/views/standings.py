@@ -12,7 +12,7 @@ Vocabulary:
   says it in a header, which the clock script reads.
 - view: ``page`` (every column) or ``projector`` (large type, fewer columns).
 - search: ``?q=`` lists the rows whose entry or a member matches (see
-  ``podium.web.selectors.competitors``), each linking to the competitor's page; a plain GET
+  ``podium.web.events.selectors.competitors``), each linking to the competitor's page; a plain GET
   form, so it works without a script.
 - why: a row's reasons, behind its name (``?why=<table>.<number>``): the fragment for the
   page's script, or a page of its own without JavaScript. A table of thousands of rows stays
@@ -37,6 +37,7 @@ from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 
 from podium.rules.schema import Stage
+from podium.web.events.selectors.competitors import name_search
 from podium.web.kernel.languages import speak_event_language
 from podium.web.kernel.roles import is_organizer, is_staff
 from podium.web.kernel.stages import has_calendar, rounds_of
@@ -47,7 +48,6 @@ from podium.web.models import Event, Publication
 from podium.web.selectors.appeals import published_verdicts
 from podium.web.selectors.charts import stage_charts
 from podium.web.selectors.clock import stage_clocks
-from podium.web.selectors.competitors import name_search
 from podium.web.selectors.live import find_row, live_round, live_row, who
 from podium.web.selectors.standings import (
     frozen_tables,

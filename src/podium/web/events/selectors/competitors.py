@@ -1,0 +1,251 @@
+"""Finding competitors by name, and a competitor's page: their entries and results in this event
+and in earlier ones.
+
+Vocabulary:
+- query words: the visitor's search text (cleaned by ``podium.web.kernel.text.search_text``), split
+  into words and case-folded; an entry matches when every word is part of its name or of one
+  of its members' names (``nová anna`` finds Anna Nová, ``nov`` finds her too).
+- competitor: an entry of the event (an individual, a pair or a team) and the people in it.
+- the same person in another event: the same person record (a participant's account has one
+  record, reused for every entry they make), or a record with the same first and last name
+  (case aside), the same country and the same birth year, both years known. A name and a
+  country alone are not enough: two Jan Nováks from Czechia are two people until their birth
+  years say otherwise.
+- result: a stage's round where the entry stands in the table — its place, position, score
+  and marks as the final (frozen) version published them; a round that is not final yet is
+  listed with its state and a link to its live standings, where the place may still change.
+  Only public events count, and only their published rounds.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Q
+
+from podium.rules.schema import Stage
+from podium.web.files.selectors.printout import marks_text
+from podium.web.kernel.text import search_text
+from podium.web.kernel.texts import rt, score_text, table_title
+from podium.web.models import Entry, EntryMember, Event, Person, Publication, Result
+from podium.web.registration.selectors.entries import roster
+from podium.web.registration.selectors.public import CategoryLists
+from podium.web.selectors.live import live_round
+
+
+def query_words(query: str) -> list[str]:
+    return search_text(query).casefold().split()
+
+
+def matches(words: list[str], names: Iterable[str]) -> bool:
+    """Every query word is part of one of the names (see the vocabulary)."""
+    haystack = " ".join(names).casefold()
+    return all(word in haystack for word in words)
+
+
+def matching_numbers(event: Event, words: list[str]) -> set[str]:
+    """The numbers (as text, as table rows carry them) of the event's entries that match."""
+    names: dict[int, list[str]] = defaultdict(list)
+    for number, name, first, last in EntryMember.objects.filter(entry__event=event).values_list(
+        "entry__number", "entry__name", "person__first_name", "person__last_name"
+    ):
+        names[number] += [name, f"{first} {last}"]
+    for number, name in Entry.objects.filter(event=event, members=None).values_list(
+        "number", "name"
+    ):
+        names[number].append(name)
+    return {str(number) for number, found in names.items() if matches(words, found)}
+
+
+def matching_rows(
+    tables: list[dict[str, Any]], numbers: set[str]
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(table, row) of the rows whose entry matched, in table order."""
+    return [
+        (table, row)
+        for table in tables
+        for row in table["rows"]
+        if str(row.get("number") or row["id"]) in numbers
+    ]
+
+
+def filter_lists(categories: list[CategoryLists], words: list[str]) -> int:
+    """Keeps the entry lists' rows that match (in place); the number of rows kept."""
+    kept = 0
+    for category in categories:
+        for table in category.tables:
+            table.rows = [r for r in table.rows if matches(words, [r.entry.name, *r.members])]
+            kept += len(table.rows)
+        category.tables = [t for t in category.tables if t.rows]
+        category.waiting = [
+            r for r in category.waiting if matches(words, [r.entry.name, *r.members])
+        ]
+        kept += len(category.waiting)
+    return kept
+
+
+@dataclass(frozen=True)
+class Found:
+    table: str  # the table's title
+    row: dict[str, Any]
+    number: str
+
+
+def name_search(
+    event: Event, stage: Stage, round: int, staff: bool, tag: str, query: str
+) -> list[Found]:
+    """The rows of a round's tables whose entry matches the query, as the visitor may see them
+    — from the round computed once per version (``tag``), as its page shows it, so a search
+    costs a cache read and one query for the names."""
+    words = query_words(query)
+    view = live_round(event, stage, round, staff, tag)
+    if not words or not view.visible:
+        return []
+    numbers = matching_numbers(event, words)
+    return [
+        Found(table_title(table, stage), row, str(row.get("number") or row["id"]))
+        for table, row in matching_rows(view.tables, numbers)
+    ]
+
+
+# --- A competitor's page ---------------------------------------------------------------------
+
+
+@dataclass
+class StageResult:
+    stage: str  # key
+    title: str
+    round: int
+    state: str  # "final" or "preliminary"
+    table: str = ""
+    place: str = ""
+    position: str = ""
+    score: str = ""
+    marks: str = ""
+
+
+@dataclass
+class EventEntry:
+    event: Event
+    entry: Entry
+    results: list[StageResult] = field(default_factory=list)
+
+
+@dataclass
+class Competitor:
+    entry: Entry
+    people: list[Person]
+    here: EventEntry
+    others: list[EventEntry]  # the same people's other entries, here and elsewhere, newest first
+
+
+def _same_people(people: list[Person]) -> Q:
+    """The people records of the same persons (see the vocabulary)."""
+    same = Q(pk__in=[p.pk for p in people])
+    for person in people:
+        if person.birth_date is not None and person.country:
+            same |= Q(
+                first_name__iexact=person.first_name,
+                last_name__iexact=person.last_name,
+                country__iexact=person.country,
+                birth_date__year=person.birth_date.year,
+            )
+    return same
+
+
+def _span(first: Any, last: Any, dot: bool = True) -> str:
+    if not first:
+        return "—"
+    end = "." if dot else ""
+    return f"{first}–{last}{end}" if last not in (None, first) else f"{first}{end}"
+
+
+def _row_of(table: dict[str, Any], number: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    numbers = table.get("numbers", {})
+    for shown in table.get("tables", []):
+        for row in shown["rows"]:
+            if str(numbers.get(row["id"], row["id"])) == str(number):
+                return shown, row
+    return None
+
+
+def _results(
+    event: Event,
+    entry: Entry,
+    latest: dict[tuple[str, int], Publication],
+    recorded: set[tuple[int, str, int]],
+) -> list[StageResult]:
+    """The entry's place in every published round of the event (see the vocabulary)."""
+    found = []
+    for (key, round), publication in sorted(
+        latest.items(), key=lambda kv: (kv[1].changed_at, kv[0])
+    ):
+        try:
+            stage = event.rulebook.stage(key)
+        except KeyError:
+            continue
+        title = rt(stage.title)
+        if publication.state != Publication.State.FINAL:
+            if (
+                publication.state == Publication.State.PRELIMINARY
+                and (entry.pk, key, round) in recorded
+            ):
+                found.append(StageResult(key, title, round, publication.state))
+            continue
+        located = _row_of(publication.table or {}, entry.number)
+        if located is None:
+            continue
+        table, row = located
+        found.append(
+            StageResult(
+                key, title, round, publication.state,
+                table=table_title(table, stage),
+                place=_span(row.get("official_rank"), row.get("official_rank_to")),
+                position=_span(row.get("rank"), row.get("rank_to")),
+                score=score_text(row),
+                marks=marks_text(row),
+            )
+        )  # fmt: skip
+    return found
+
+
+def competitor(event: Event, number: int) -> Competitor | None:
+    """The entry numbered ``number`` of the event (confirmed) with its results here and the
+    other entries and results of the same people (here and in other public events); ``None``
+    if there is no such entry. Five queries, whatever the number of entries, events or stages."""
+    entry = (
+        Entry.objects.filter(event=event, number=number, status=Entry.Status.CONFIRMED)
+        .prefetch_related(roster())
+        .first()
+    )
+    if entry is None:
+        return None
+    people = [m.person for m in entry.members.all()]
+    others = list(
+        Entry.objects.filter(members__person__in=Person.objects.filter(_same_people(people)))
+        .filter(status=Entry.Status.CONFIRMED)
+        .exclude(event__status=Event.Status.DRAFT)
+        .exclude(pk=entry.pk)
+        .select_related("event")
+        .distinct()
+    )
+    events = {event.pk: event} | {e.event_id: e.event for e in others}
+    latest: dict[int, dict[tuple[str, int], Publication]] = defaultdict(dict)
+    for publication in Publication.objects.filter(event__in=list(events)).order_by(
+        "changed_at", "id"
+    ):
+        latest[publication.event_id][(publication.stage, publication.round)] = publication
+    recorded = set(
+        Result.objects.filter(entry__in=[entry, *others]).values_list("entry_id", "stage", "round")
+    )
+
+    def of(one: Entry, in_event: Event) -> EventEntry:
+        return EventEntry(in_event, one, _results(in_event, one, latest[in_event.pk], recorded))
+
+    ordered = sorted(
+        others, key=lambda e: (e.event.starts_at, e.event.slug, e.number), reverse=True
+    )
+    return Competitor(entry, people, of(entry, event), [of(o, o.event) for o in ordered])

@@ -1,0 +1,140 @@
+"""Organizer pages for registrations: entries per category, approvals, the waiting list.
+
+Only the event's organizers see these pages; for anyone else the event does not exist here
+(404), so its existence is not leaked. Every change goes through a registration service.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from podium.web.kernel.lookup import event_for
+from podium.web.kernel.refusals import Refused
+from podium.web.kernel.roles import is_organizer
+from podium.web.models import Entry, Event
+from podium.web.registration.forms.registration import PromoteForm, ReorderForm
+from podium.web.registration.selectors import entries as selectors
+from podium.web.registration.services import registration as services
+
+app_name = "registrations"
+
+
+def _event(request: HttpRequest, slug: str) -> Event:
+    return event_for(request, slug, is_organizer)
+
+
+def _entry(event: Event, pk: int) -> Entry:
+    entry = Entry.objects.filter(event=event, pk=pk).first()
+    if entry is None:
+        raise Http404
+    return entry
+
+
+@login_required(login_url="accounts:login")
+def index(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event(request, slug)
+    categories = [
+        {
+            "category": category,
+            "entries": [(e, selectors.division_title(e)) for e in entries],
+            "waiting": waiting,
+            "places_left": selectors.places_left(event, category.key),
+        }
+        for category, entries, waiting in selectors.entries_by_category(event)
+    ]
+    context = {
+        "event": event,
+        "categories": categories,
+        "registration": event.rulebook.registration,
+    }
+    return render(request, "podium/registrations/index.html", context)
+
+
+def _done(request: HttpRequest, slug: str, refusal: Refused | None, text: str) -> HttpResponse:
+    if refusal is None:
+        messages.success(request, text)
+    else:
+        clause = f" ({refusal.clause})" if refusal.clause else ""
+        messages.error(request, refusal.message + clause)
+    return redirect("registrations:index", slug=slug)
+
+
+@login_required(login_url="accounts:login")
+@require_POST
+def approve(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    event = _event(request, slug)
+    entry = _entry(event, pk)
+    try:
+        entry = services.entry_approve(entry=entry, by=request.user)
+    except Refused as refusal:
+        return _done(request, slug, refusal, "")
+    if entry.table_number:
+        text = _("%(name)s is approved at table %(table)d.") % {
+            "name": entry.name,
+            "table": entry.table_number,
+        }
+    else:
+        text = _("%(name)s is approved.") % {"name": entry.name}
+    return _done(request, slug, None, text)
+
+
+@login_required(login_url="accounts:login")
+@require_POST
+def reorder(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    event = _event(request, slug)
+    entry = _entry(event, pk)
+    form = ReorderForm(request.POST)
+    if not form.is_valid():
+        return _done(request, slug, Refused(_("Give the new position and a reason.")), "")
+    try:
+        services.waiting_reorder(
+            entry=entry,
+            position=form.cleaned_data["position"],
+            by=request.user,
+            reason=form.cleaned_data["reason"],
+        )
+    except Refused as refusal:
+        return _done(request, slug, refusal, "")
+    return _done(request, slug, None, _("The waiting list is reordered."))
+
+
+@login_required(login_url="accounts:login")
+@require_POST
+def promote(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    event = _event(request, slug)
+    entry = _entry(event, pk)
+    form = PromoteForm(request.POST)
+    if not form.is_valid():
+        return _done(request, slug, Refused(_("Give the reason for the promotion.")), "")
+    try:
+        services.entry_promote(entry=entry, by=request.user, reason=form.cleaned_data["reason"])
+    except Refused as refusal:
+        return _done(request, slug, refusal, "")
+    return _done(request, slug, None, _("%(name)s is promoted.") % {"name": entry.name})
+
+
+@login_required(login_url="accounts:login")
+@require_POST
+def cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    event = _event(request, slug)
+    entry = _entry(event, pk)
+    try:
+        cancellation = services.entry_cancel(entry=entry, by=request.user)
+    except Refused as refusal:
+        return _done(request, slug, refusal, "")
+    return _done(request, slug, None, f"{entry.name}: {cancellation.reason}")
+
+
+urlpatterns = [
+    path("", index, name="index"),
+    path("<int:pk>/approve/", approve, name="approve"),
+    path("<int:pk>/reorder/", reorder, name="reorder"),
+    path("<int:pk>/promote/", promote, name="promote"),
+    path("<int:pk>/cancel/", cancel, name="cancel"),
+]
