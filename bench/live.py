@@ -35,7 +35,7 @@ from django.test.utils import setup_test_environment
 from django.urls import reverse
 
 from podium.web.models import Entry, Event, Result
-from podium.web.services.clock import result_finish
+from podium.web.results.services.clock import result_finish
 from timing import median
 
 

@@ -280,8 +280,8 @@ def make_qualification(
 
     from podium.web.demo.results import _paper, _solo_rows
     from podium.web.events.services.tokens import token_create
-    from podium.web.services.clock import round_start
-    from podium.web.services.publication import publication_set
+    from podium.web.results.services.clock import round_start
+    from podium.web.standings.services.publication import publication_set
 
     rng = random.Random("load:cz-jigsaw")
     now = timezone.now().replace(microsecond=0)
@@ -323,10 +323,10 @@ def make_season(accounts: dict[str, Any]) -> int:
     """The 40-tour × 200-team ChGK season; returns how many tour results it has."""
     from django.utils import timezone
 
+    from podium.web.chgk.services.rounds import round_add
     from podium.web.demo import NAMES, RU_TEAMS
     from podium.web.demo.results import _paper
-    from podium.web.services.publication import publication_set
-    from podium.web.services.rounds import round_add
+    from podium.web.standings.services.publication import publication_set
 
     rng = random.Random("load:deti-kolomny")
     first = timezone.now().replace(microsecond=0) - dt.timedelta(days=7 * TOURS + 14)

@@ -33,8 +33,8 @@ from django.utils import timezone  # noqa: E402
 
 from podium.rules.loader import preset_text  # noqa: E402
 from podium.web.models import Entry, EntryMember, Event, EventRole, Person, Result  # noqa: E402
-from podium.web.services.clock import round_start  # noqa: E402
-from podium.web.services.publication import publication_set  # noqa: E402
+from podium.web.results.services.clock import round_start  # noqa: E402
+from podium.web.standings.services.publication import publication_set  # noqa: E402
 
 QUALI = "individual-qualification"
 

@@ -52,8 +52,7 @@ from django.test.utils import setup_test_environment  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from podium.rules.loader import preset_text  # noqa: E402
-from podium.web.models import Entry, Event, EventRole, Question, Round  # noqa: E402
-from podium.web.selectors.questions import (  # noqa: E402
+from podium.web.chgk.selectors.questions import (  # noqa: E402
     PUBLISHED,
     STOP_WORDS,
     Profile,
@@ -61,7 +60,8 @@ from podium.web.selectors.questions import (  # noqa: E402
     normalize,
     similarity,
 )
-from podium.web.services.questions import questions_submit  # noqa: E402
+from podium.web.chgk.services.questions import questions_submit  # noqa: E402
+from podium.web.models import Entry, Event, EventRole, Question, Round  # noqa: E402
 from timing import median  # noqa: E402
 
 PACKET = Path(__file__).parent.parent / "tests" / "web" / "data" / "questions" / "tour-packet.txt"

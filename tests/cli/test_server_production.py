@@ -45,9 +45,9 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from podium.rules.loader import preset_text
 from podium.web.models import Entry, EntryMember, Event, EventRole, Person
-from podium.web.services.clock import round_start
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
+from podium.web.results.services.clock import round_start
+from podium.web.standings.services.publication import publication_set
+from podium.web.results.services.results import result_record
 from podium.web.events.services.tokens import token_create
 
 users = get_user_model()

@@ -209,8 +209,8 @@ def make_club(make_event: Any, staff: Any) -> Any:
     "<name> Kapitanov", and ChGK tours starting at the moments given."""
     from types import SimpleNamespace
 
+    from podium.web.chgk.services.rounds import round_add
     from podium.web.models import Entry, EntryMember, Person
-    from podium.web.services.rounds import round_add
 
     def make(names: list[str], tours: list[dt.datetime]) -> SimpleNamespace:
         event = make_event("deti-kolomny", timezone="Europe/Moscow", starts_at=tours[0])
@@ -391,7 +391,7 @@ def _published(event: Event, stage: str, by: Any, at: dt.datetime, round: int = 
 def _frozen(event: Event, stage: str, by: Any, at: dt.datetime, round: int = 1) -> None:
     """The round published final, its table frozen as of ``at``, as the service freezes it."""
     from podium.web.models import Publication
-    from podium.web.selectors.results import serialize, standings_as_of
+    from podium.web.results.selectors.rows import serialize, standings_as_of
 
     table = {"as_of": at.isoformat(), "round": round}
     table |= serialize(standings_as_of(event, stage, round, at))
@@ -572,7 +572,7 @@ def club_at(make_event: Any, staff: Any, make_user: Any) -> Any:
         Verification,
         Withdrawal,
     )
-    from podium.web.selectors.results import battle_item, question_item
+    from podium.web.results.selectors.rows import battle_item, question_item
 
     def mask(number: int, tour: int) -> str:
         taken = 14 if number <= 2 else 3 + (7 * number + tour) % 10

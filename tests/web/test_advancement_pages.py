@@ -16,11 +16,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from podium.web.chgk.services.rounds import round_add
 from podium.web.models import Advancement
-from podium.web.services.checks import result_confirm
-from podium.web.services.clock import round_end, round_start
-from podium.web.services.results import result_record
-from podium.web.services.rounds import round_add
+from podium.web.results.services.checks import result_confirm
+from podium.web.results.services.clock import round_end, round_start
+from podium.web.results.services.results import result_record
 
 START = dt.datetime(2012, 3, 24, 9, 0, tzinfo=dt.UTC)
 

@@ -18,15 +18,15 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from podium.web.chgk.services.rounds import round_add
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.stages import stage_entries
 from podium.web.models import Advancement, Result, Verification
-from podium.web.selectors.results import battle_item
-from podium.web.services.advancement import advance_from, superfinal_winners
-from podium.web.services.checks import result_confirm, second_entry_record
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
-from podium.web.services.rounds import round_add
+from podium.web.results.selectors.rows import battle_item
+from podium.web.results.services.checks import result_confirm, second_entry_record
+from podium.web.results.services.results import result_record
+from podium.web.standings.services.advancement import advance_from, superfinal_winners
+from podium.web.standings.services.publication import publication_set
 
 QUALI, FINAL = "individual-qualification", "individual-final"
 

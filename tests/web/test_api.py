@@ -36,9 +36,9 @@ from django.test import Client
 from podium.engine.document import standings_data
 from podium.web.events.services.tokens import token_create, token_revoke
 from podium.web.models import ApiToken, AuditEntry, Event, Result, Squad
-from podium.web.selectors.results import standings_as_of
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
+from podium.web.results.selectors.rows import standings_as_of
+from podium.web.results.services.results import result_record
+from podium.web.standings.services.publication import publication_set
 
 QUALI = "individual-qualification"
 EXTRAS = {"number", "next", "unverified"}
@@ -176,7 +176,7 @@ def test_a_final_round_shows_its_frozen_version(cz: dict[str, Any]) -> None:
     event, org = cz["event"], cz["organizer"]
     publication_set(event=event, stage=QUALI, state="preliminary", by=org)
     from podium.web.models import Verification
-    from podium.web.services.checks import result_confirm
+    from podium.web.results.services.checks import result_confirm
 
     for result in Result.objects.filter(event=event):
         result_confirm(result=result, by=org)
@@ -365,7 +365,7 @@ def test_a_one_tap_finish_reads_the_time_off_the_clock(
 ) -> None:
     from django.utils import timezone
 
-    from podium.web.services.clock import round_start
+    from podium.web.results.services.clock import round_start
 
     tap = timezone.now()
     started = tap - dt.timedelta(hours=1, minutes=2, seconds=3.2)

@@ -39,8 +39,8 @@ from schemathesis.specs.openapi.checks import (
 
 from podium.web.events.services.tokens import token_create
 from podium.web.models import Event, Squad
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
+from podium.web.results.services.results import result_record
+from podium.web.standings.services.publication import publication_set
 
 CHECKS = [
     not_a_server_error,

@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from podium.web.disputes.services.appeals import appeal_file, jury_appoint, verdict_record
 from podium.web.models import Appeal, Person, Round, Verdict
-from podium.web.selectors.results import standings_as_of
-from podium.web.services.appeals import appeal_file, jury_appoint, verdict_record
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
+from podium.web.results.selectors.rows import standings_as_of
+from podium.web.results.services.results import result_record
+from podium.web.standings.services.publication import publication_set
 
 PHONE = {"width": 390, "height": 844}
 TOUR = "chgk-tour"

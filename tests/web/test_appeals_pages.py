@@ -33,11 +33,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from podium.web.disputes.selectors.appeals import pending_disputes
+from podium.web.disputes.services.appeals import appeal_file, jury_appoint
 from podium.web.models import Appeal, EventRole, Payment, Person, Round, Verdict
-from podium.web.selectors.appeals import pending_disputes
-from podium.web.services.appeals import appeal_file, jury_appoint
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
+from podium.web.results.services.results import result_record
+from podium.web.standings.services.publication import publication_set
 
 MSK = zoneinfo.ZoneInfo("Europe/Moscow")
 TOUR = "chgk-tour"

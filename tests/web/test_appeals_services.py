@@ -40,9 +40,8 @@ from typing import Any
 
 import pytest
 
-from podium.web.kernel.refusals import Refused
-from podium.web.models import Appeal, EntryMember, EventRole, Payment, Person, Verdict
-from podium.web.selectors.appeals import (
+from podium.web.chgk.services.rounds import round_add
+from podium.web.disputes.selectors.appeals import (
     filing_closes,
     jury_cards,
     open_on_round,
@@ -50,18 +49,19 @@ from podium.web.selectors.appeals import (
     published_verdicts,
     verdict_due,
 )
-from podium.web.selectors.results import current_results, standings_as_of
-from podium.web.services.appeals import (
+from podium.web.disputes.services.appeals import (
     appeal_file,
     dispute_decide,
     jury_appoint,
     verdict_record,
 )
-from podium.web.services.checks import second_entry_record
-from podium.web.services.clock import round_end, round_start
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_correct, result_record
-from podium.web.services.rounds import round_add
+from podium.web.kernel.refusals import Refused
+from podium.web.models import Appeal, EntryMember, EventRole, Payment, Person, Verdict
+from podium.web.results.selectors.rows import current_results, standings_as_of
+from podium.web.results.services.checks import second_entry_record
+from podium.web.results.services.clock import round_end, round_start
+from podium.web.results.services.results import result_correct, result_record
+from podium.web.standings.services.publication import publication_set
 
 MSK = zoneinfo.ZoneInfo("Europe/Moscow")
 TOUR, SEASON, RULE = "chgk-tour", "chgk-season", "chgk-question"

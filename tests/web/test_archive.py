@@ -21,7 +21,7 @@ from podium.web.demo import load_demo
 from podium.web.files.archive import KINDS, SINCE_2, ArchiveError, dumps, export_event, import_event
 from podium.web.kernel.stages import round_numbers
 from podium.web.models import Account, ApiToken, Event, EventRole, Question, Result, Verdict
-from podium.web.selectors.results import standings_as_of
+from podium.web.results.selectors.rows import standings_as_of
 
 pytestmark = pytest.mark.django_db
 

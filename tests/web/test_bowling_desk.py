@@ -36,7 +36,7 @@ from django.urls import reverse
 
 from podium.web.draws.services import draw_make
 from podium.web.models import Entry, Event, Result, Squad
-from podium.web.selectors.results import standings_as_of
+from podium.web.results.selectors.rows import standings_as_of
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bowling"
 STAGE = "qualification"

@@ -48,11 +48,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from podium.web.charts import draw
 from podium.web.models import Entry, EntryMember, Person, Round, Squad
-from podium.web.selectors.charts import Chart, stage_charts
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
+from podium.web.results.services.results import result_record
+from podium.web.standings.charts import draw
+from podium.web.standings.selectors.charts import Chart, stage_charts
+from podium.web.standings.services.publication import publication_set
 
 NS = "{http://www.w3.org/2000/svg}"
 TOUR, SEASON = "chgk-tour", "chgk-season"

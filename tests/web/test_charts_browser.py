@@ -18,8 +18,8 @@ import pytest
 from django.urls import reverse
 
 from podium.web.models import Round
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
+from podium.web.results.services.results import result_record
+from podium.web.standings.services.publication import publication_set
 
 SCREENSHOT = "/tmp/podium-charts.png"
 TOUR, SEASON = "chgk-tour", "chgk-season"

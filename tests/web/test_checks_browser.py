@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from podium.web.chgk.services.rounds import round_add
 from podium.web.models import Verification
-from podium.web.selectors.results import current_results
-from podium.web.services.checks import second_entry_record
-from podium.web.services.results import result_record
-from podium.web.services.rounds import round_add
+from podium.web.results.selectors.rows import current_results
+from podium.web.results.services.checks import second_entry_record
+from podium.web.results.services.results import result_record
 
 
 @pytest.mark.django_db(transaction=True)

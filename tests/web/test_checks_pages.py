@@ -20,14 +20,14 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from podium.web.models import EventRole, Verification
-from podium.web.selectors.checks import (
+from podium.web.results.selectors.checks import (
     confirm_rows,
     questions_text,
     round_name,
     to_confirm,
     waiting,
 )
-from podium.web.services.results import result_agree, result_record
+from podium.web.results.services.results import result_agree, result_record
 
 FINAL = "individual-final"
 

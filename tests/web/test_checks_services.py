@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 
 from podium.engine.compare import mask_differences
+from podium.web.chgk.services.rounds import round_add
 from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Result, SecondEntry, Verification
-from podium.web.selectors.results import current_results, unverified
-from podium.web.services.checks import mismatch_resolve, result_confirm, second_entry_record
-from podium.web.services.results import result_record
-from podium.web.services.rounds import round_add
+from podium.web.results.selectors.rows import current_results, unverified
+from podium.web.results.services.checks import mismatch_resolve, result_confirm, second_entry_record
+from podium.web.results.services.results import result_record
 
 TOUR = "chgk-tour"
 SOVA_1, SOVA_2 = "110010111000101", "110011111000100"

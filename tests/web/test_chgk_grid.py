@@ -21,6 +21,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from podium.web.chgk.services.sheets import tour_sheet_record
+from podium.web.disputes.services.discipline import sanction_impose, withdrawal_record
 from podium.web.draws.services import draw_make
 from podium.web.models import (
     Entry,
@@ -32,9 +34,7 @@ from podium.web.models import (
     Round,
     Verification,
 )
-from podium.web.selectors.results import standings_as_of
-from podium.web.services.discipline import sanction_impose, withdrawal_record
-from podium.web.services.sheets import tour_sheet_record
+from podium.web.results.selectors.rows import standings_as_of
 
 TOUR = "chgk-tour"
 

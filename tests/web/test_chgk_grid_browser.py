@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from podium.web.models import Entry, EntryMember, EventRole, Person, Result, Round
-from podium.web.selectors.results import current_results, standings_as_of
+from podium.web.results.selectors.rows import current_results, standings_as_of
 
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}

@@ -26,6 +26,7 @@ import pytest
 
 from podium.engine.standings import Standings
 from podium.rules.loader import preset_text
+from podium.web.chgk.services.sheets import SheetRefused, tour_check_record, tour_sheet_record
 from podium.web.kernel.refusals import Refused
 from podium.web.models import (
     AuditEntry,
@@ -39,9 +40,8 @@ from podium.web.models import (
     SecondEntry,
     Verification,
 )
-from podium.web.selectors.results import current_results, standings_as_of, unverified
-from podium.web.services.results import result_correct
-from podium.web.services.sheets import SheetRefused, tour_check_record, tour_sheet_record
+from podium.web.results.selectors.rows import current_results, standings_as_of, unverified
+from podium.web.results.services.results import result_correct
 
 TOUR = "chgk-tour"
 VENUE = Path(__file__).resolve().parents[1] / "data" / "chgk" / "venue-results"

@@ -21,10 +21,10 @@ from django.utils import translation
 
 from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Result, Signal
-from podium.web.selectors.clock import clock_of, round_ended_at, stage_clocks
-from podium.web.selectors.results import standings_as_of
-from podium.web.services.clock import result_finish, round_end, round_start
-from podium.web.services.results import result_record
+from podium.web.results.selectors.clock import clock_of, round_ended_at, stage_clocks
+from podium.web.results.selectors.rows import standings_as_of
+from podium.web.results.services.clock import result_finish, round_end, round_start
+from podium.web.results.services.results import result_record
 
 QUALI = "individual-qualification"
 

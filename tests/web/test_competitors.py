@@ -26,9 +26,9 @@ from django.test import Client
 from django.urls import reverse
 
 from podium.web.models import Entry, EntryMember, Event, Person
-from podium.web.services.checks import result_confirm
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
+from podium.web.results.services.checks import result_confirm
+from podium.web.results.services.results import result_record
+from podium.web.standings.services.publication import publication_set
 
 QUALI = "individual-qualification"
 

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from podium.web.models import Entry, EntryMember, Person
-from podium.web.services.checks import result_confirm
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
+from podium.web.results.services.checks import result_confirm
+from podium.web.results.services.results import result_record
+from podium.web.standings.services.publication import publication_set
 
 PHONE = {"width": 360, "height": 780}
 QUALI = "individual-qualification"

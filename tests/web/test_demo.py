@@ -14,6 +14,10 @@ from django.test import Client
 
 from podium.engine.classification import is_domestic
 from podium.engine.formats.games import assign_division
+from podium.web.chgk.selectors.questions import database_index
+from podium.web.disputes.selectors.appeals import open_on_round
+from podium.web.disputes.selectors.discipline import unpaid_for_tour
+from podium.web.disputes.services.appeals import dispute_decide, verdict_record
 from podium.web.kernel.refusals import Refused
 from podium.web.models import (
     Appeal,
@@ -29,14 +33,10 @@ from podium.web.models import (
     Squad,
     Withdrawal,
 )
-from podium.web.selectors.appeals import open_on_round
-from podium.web.selectors.checks import mismatches
-from podium.web.selectors.discipline import unpaid_for_tour
-from podium.web.selectors.questions import database_index
-from podium.web.selectors.results import current_results, standings_as_of
-from podium.web.services.appeals import dispute_decide, verdict_record
-from podium.web.services.checks import mismatch_resolve
-from podium.web.services.publication import publication_set
+from podium.web.results.selectors.checks import mismatches
+from podium.web.results.selectors.rows import current_results, standings_as_of
+from podium.web.results.services.checks import mismatch_resolve
+from podium.web.standings.services.publication import publication_set
 
 pytestmark = pytest.mark.django_db
 

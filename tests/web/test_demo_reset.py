@@ -26,8 +26,8 @@ from django.utils import timezone, translation
 from podium.engine.clock import RoundClock
 from podium.web.demo import load_demo
 from podium.web.models import AuditEntry, Entry, Event, Person, Question, Result, Signal
-from podium.web.selectors.clock import clock_display, clock_of
-from podium.web.services.clock import result_finish
+from podium.web.results.selectors.clock import clock_display, clock_of
+from podium.web.results.services.clock import result_finish
 
 pytestmark = pytest.mark.django_db
 

@@ -37,9 +37,9 @@ from pypdf import PdfReader
 
 from podium.web.files.selectors.diplomas import place_ordinal
 from podium.web.models import Entry, EntryMember, Event, Person, Round
-from podium.web.services.checks import result_confirm, second_entry_record
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
+from podium.web.results.services.checks import result_confirm, second_entry_record
+from podium.web.results.services.results import result_record
+from podium.web.standings.services.publication import publication_set
 
 
 def at(h: int, m: int = 0) -> dt.datetime:

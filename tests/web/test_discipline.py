@@ -67,6 +67,13 @@ from typing import Any
 
 import pytest
 
+from podium.web.disputes.selectors.discipline import season_end, unpaid_for_tour
+from podium.web.disputes.services.discipline import (
+    not_admitted_apply,
+    sanction_impose,
+    sanction_lift,
+    withdrawal_record,
+)
 from podium.web.kernel.refusals import Refused
 from podium.web.models import (
     Ban,
@@ -84,15 +91,8 @@ from podium.web.registration.services.registration import (
     entry_register,
     roster_add_player,
 )
-from podium.web.selectors.discipline import season_end, unpaid_for_tour
-from podium.web.selectors.results import battle_item, standings_as_of
-from podium.web.services.discipline import (
-    not_admitted_apply,
-    sanction_impose,
-    sanction_lift,
-    withdrawal_record,
-)
-from podium.web.services.results import result_record
+from podium.web.results.selectors.rows import battle_item, standings_as_of
+from podium.web.results.services.results import result_record
 
 TOUR, SEASON, BRAINBALL = "chgk-tour", "chgk-season", "brainball"
 NAMES = ["Sovy", "Ezhi", "Lisy", "Volki", "Filiny"]

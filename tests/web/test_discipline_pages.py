@@ -32,6 +32,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from podium.web.disputes.services.discipline import sanction_impose
 from podium.web.kernel.refusals import Refused
 from podium.web.models import (
     Ban,
@@ -42,9 +43,8 @@ from podium.web.models import (
     Withdrawal,
 )
 from podium.web.registration.services.payments import payment_record
-from podium.web.selectors.results import battle_item, standings_as_of
-from podium.web.services.discipline import sanction_impose
-from podium.web.services.results import result_record
+from podium.web.results.selectors.rows import battle_item, standings_as_of
+from podium.web.results.services.results import result_record
 
 TOUR, BRAINBALL = "chgk-tour", "brainball"
 

@@ -39,12 +39,12 @@ from pypdf import PdfReader
 
 from podium.engine.inputs import RawRow
 from podium.rules.loader import load
+from podium.web.disputes.selectors.anonymity import blind_rows
+from podium.web.disputes.services.appeals import dispute_decide, jury_appoint
 from podium.web.events.services.tokens import token_create
 from podium.web.models import Appeal, Result, Verdict
-from podium.web.selectors.disputes import blind_rows
-from podium.web.services.appeals import dispute_decide, jury_appoint
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
+from podium.web.results.services.results import result_record
+from podium.web.standings.services.publication import publication_set
 
 TOUR, SEASON = "chgk-tour", "chgk-season"
 MASKS = {

@@ -80,7 +80,7 @@ def test_an_unreachable_database_is_a_short_503_with_retry_after(db: None) -> No
 def test_every_page_answers_a_database_failure_with_the_503_page(
     db: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from podium.web.views import standings
+    from podium.web.standings.views import standings
 
     def unreachable(*args: Any, **kwargs: Any) -> None:
         raise OperationalError("could not connect to server")

@@ -46,9 +46,9 @@ from pypdf import PdfReader
 from podium.web.draws.services import draw_make
 from podium.web.models import Entry, EntryMember, Event, Person, Round, Squad
 from podium.web.registration.services.checkin import checkin_record
-from podium.web.services.checks import result_confirm, second_entry_record
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
+from podium.web.results.services.checks import result_confirm, second_entry_record
+from podium.web.results.services.results import result_record
+from podium.web.standings.services.publication import publication_set
 
 QUALI = "individual-qualification"
 WJPC = Path(__file__).resolve().parents[1] / "data/jigsaw/wjpc2024-individual.json"

@@ -32,9 +32,9 @@ from podium.web.files.formats.xlsx import write_xlsx
 from podium.web.files.selectors.exports import Column, Document, Sheet, number_value, score_value
 from podium.web.models import Entry, Event
 from podium.web.registration.services.checkin import checkin_record
-from podium.web.services.checks import result_confirm
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
+from podium.web.results.services.checks import result_confirm
+from podium.web.results.services.results import result_record
+from podium.web.standings.services.publication import publication_set
 
 QUALI = "individual-qualification"
 HYPERLINK = '=HYPERLINK("http://x","y")'

@@ -13,6 +13,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
+from podium.web.disputes.selectors import rulings
 from podium.web.management.commands.preset_texts import MODULE, module_text, phrases
 from podium.web.models import Event
 from podium.web.registration.selectors.public import money
@@ -22,7 +23,7 @@ LOCALE = SRC / "web" / "locale"
 # Modules whose ``_``/``ngettext`` make engine messages (translated when shown, not when made).
 MESSAGE_SOURCES = [
     *sorted((SRC / "engine").rglob("*.py")),
-    SRC / "web" / "selectors" / "rulings.py",
+    Path(rulings.__file__),
 ]
 LANGUAGES = ("cs", "it", "ru")
 PLURALS = {"cs": 4, "it": 2, "ru": 4}

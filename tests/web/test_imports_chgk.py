@@ -31,6 +31,8 @@ from django.test import Client
 from django.urls import reverse
 
 from podium.rules.loader import preset_text
+from podium.web.chgk.selectors.rating import rating_results
+from podium.web.chgk.services.sheets import tour_sheet_record
 from podium.web.files.services.imports import ImportRefused, chgk_import, chgk_preview
 from podium.web.kernel.refusals import Refused
 from podium.web.models import (
@@ -45,10 +47,8 @@ from podium.web.models import (
 )
 from podium.web.readers.rating import read_rating
 from podium.web.readers.tables import FileRefused
-from podium.web.selectors.rating import rating_results
-from podium.web.selectors.results import standings_as_of
-from podium.web.services.publication import publication_set
-from podium.web.services.sheets import tour_sheet_record
+from podium.web.results.selectors.rows import standings_as_of
+from podium.web.standings.services.publication import publication_set
 
 TOUR = "chgk-tour"
 UTC = dt.UTC

@@ -22,7 +22,7 @@ from podium.web.files.services.imports import ImportRefused, results_import, res
 from podium.web.models import AuditEntry, Result, Round
 from podium.web.readers.ratingsheet import RatingSheetRefused, read_tables
 from podium.web.readers.tables import FileRefused, read_upload
-from podium.web.selectors.results import standings_as_of
+from podium.web.results.selectors.rows import standings_as_of
 
 TOUR = "chgk-tour"
 NOTE = "the answer “А. Кристи” is written in; read as disputed (?)"

@@ -14,7 +14,7 @@ from django.test import Client
 
 from podium.web.models import Account, Entry, EntryMember, Person
 from podium.web.registration.services.payments import payment_record
-from podium.web.services.publication import publication_set
+from podium.web.standings.services.publication import publication_set
 
 COOKIE = settings.LANGUAGE_COOKIE_NAME
 

@@ -24,9 +24,9 @@ from podium.web.registration.services.registration import (
     entry_cancel,
     entry_register,
 )
-from podium.web.services.checks import result_confirm
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
+from podium.web.results.services.checks import result_confirm
+from podium.web.results.services.results import result_record
+from podium.web.standings.services.publication import publication_set
 
 UTC = dt.UTC
 MAY = dt.datetime(2026, 5, 1, 12, 0, tzinfo=UTC)

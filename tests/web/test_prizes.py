@@ -29,9 +29,9 @@ from django.test import Client
 from django.urls import reverse
 
 from podium.web.models import Round
-from podium.web.services.checks import result_confirm, second_entry_record
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
+from podium.web.results.services.checks import result_confirm, second_entry_record
+from podium.web.results.services.results import result_record
+from podium.web.standings.services.publication import publication_set
 
 FINAL = "individual-final"
 

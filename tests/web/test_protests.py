@@ -38,6 +38,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from podium.engine.entries import Reason
+from podium.web.disputes.services.appeals import appeal_file, verdict_record
+from podium.web.disputes.services.discipline import sanction_impose
 from podium.web.kernel.refusals import Refused
 from podium.web.models import (
     Appeal,
@@ -51,11 +53,9 @@ from podium.web.models import (
     Verdict,
 )
 from podium.web.registration.services.payments import payment_record
-from podium.web.selectors.results import current_results, standings_as_of
-from podium.web.services.appeals import appeal_file, verdict_record
-from podium.web.services.discipline import sanction_impose
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_progress, result_record
+from podium.web.results.selectors.rows import current_results, standings_as_of
+from podium.web.results.services.results import result_progress, result_record
+from podium.web.standings.services.publication import publication_set
 
 STAGE = "qualification"
 SERIES = {
@@ -260,7 +260,7 @@ def test_a_decision_on_games_changed_meanwhile_is_refused(bowled: dict[str, Any]
     head = client_for(bowled["head"])
     file_protest(head, event, adam, statement="Game 3 was mis-scored.", method="card")
     data = decision_data(head, event, 1, decision="upheld", reasons="Mis-scored", g3="207")
-    from podium.web.services.results import result_correct
+    from podium.web.results.services.results import result_correct
 
     result_correct(result=current(adam), cells=games([200, 190, 187, 210, 200, 196]),
                    by=bowled["head"], reason="g6 typo", idempotency_key="typo")  # fmt: skip

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from podium.web.models import Appeal, Event, EventRole, Squad, Verdict
-from podium.web.selectors.results import standings_as_of
-from podium.web.services.results import result_record
+from podium.web.results.selectors.rows import standings_as_of
+from podium.web.results.services.results import result_record
 
 PHONE = {"width": 390, "height": 844}
 SERIES = {

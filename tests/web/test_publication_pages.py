@@ -14,9 +14,9 @@ from django.test import Client
 from django.urls import reverse
 
 from podium.web.models import Entry, EntryMember, EventRole, Person, Publication
-from podium.web.selectors.results import publication_current
-from podium.web.services.checks import result_confirm as result_verify
-from podium.web.services.results import result_record
+from podium.web.results.selectors.rows import publication_current
+from podium.web.results.services.checks import result_confirm as result_verify
+from podium.web.results.services.results import result_record
 
 FINAL = "individual-final"
 

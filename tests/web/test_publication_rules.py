@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 
+from podium.web.chgk.services.rounds import round_add
 from podium.web.kernel.refusals import Refused
 from podium.web.models import Publication
-from podium.web.services.checks import result_confirm, second_entry_record
-from podium.web.services.clock import round_end, round_start
-from podium.web.services.publication import appeal_window_closes, publication_set
-from podium.web.services.results import result_record
-from podium.web.services.rounds import round_add
+from podium.web.results.services.checks import result_confirm, second_entry_record
+from podium.web.results.services.clock import round_end, round_start
+from podium.web.results.services.results import result_record
+from podium.web.standings.services.publication import appeal_window_closes, publication_set
 
 MSK = zoneinfo.ZoneInfo("Europe/Moscow")
 TOUR = "chgk-tour"

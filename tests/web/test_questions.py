@@ -32,20 +32,7 @@ from typing import Any
 
 import pytest
 
-from podium.web.kernel.refusals import Refused
-from podium.web.models import (
-    AuditEntry,
-    Ban,
-    Entry,
-    EntryMember,
-    Event,
-    Person,
-    Question,
-    QuestionSubmission,
-    Round,
-    Sanction,
-)
-from podium.web.selectors.questions import (
+from podium.web.chgk.selectors.questions import (
     PUBLISHED,
     DatabaseIndex,
     Profile,
@@ -60,7 +47,7 @@ from podium.web.selectors.questions import (
     public_questions,
     similarity,
 )
-from podium.web.services.questions import (
+from podium.web.chgk.services.questions import (
     PacketRefused,
     consent_record,
     host_disqualify,
@@ -70,6 +57,19 @@ from podium.web.services.questions import (
     questions_submit,
     replacement_ask,
     replacement_submit,
+)
+from podium.web.kernel.refusals import Refused
+from podium.web.models import (
+    AuditEntry,
+    Ban,
+    Entry,
+    EntryMember,
+    Event,
+    Person,
+    Question,
+    QuestionSubmission,
+    Round,
+    Sanction,
 )
 
 DATA = Path(__file__).parent / "data" / "questions"

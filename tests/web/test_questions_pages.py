@@ -23,6 +23,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
+from podium.web.chgk.services.questions import questions_import, questions_submit
 from podium.web.models import (
     Ban,
     Entry,
@@ -35,7 +36,6 @@ from podium.web.models import (
     Round,
     Sanction,
 )
-from podium.web.services.questions import questions_import, questions_submit
 
 DATA = Path(__file__).parent / "data" / "questions"
 TOUR = "chgk-tour"

@@ -17,15 +17,15 @@ import pytest
 
 from podium.web.kernel.refusals import Refused
 from podium.web.models import Agreement, AuditEntry, Result
-from podium.web.selectors.results import standings_as_of
-from podium.web.services.checks import result_confirm
-from podium.web.services.publication import publication_set
-from podium.web.services.results import (
+from podium.web.results.selectors.rows import standings_as_of
+from podium.web.results.services.checks import result_confirm
+from podium.web.results.services.results import (
     result_agree,
     result_correct,
     result_progress,
     result_record,
 )
+from podium.web.standings.services.publication import publication_set
 
 FINAL = "individual-final"
 

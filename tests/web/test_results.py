@@ -35,7 +35,7 @@ from podium.web.models import (
     Round,
     Verification,
 )
-from podium.web.selectors.results import (
+from podium.web.results.selectors.rows import (
     current_results,
     final_versions,
     publication_current,
@@ -43,9 +43,9 @@ from podium.web.selectors.results import (
     standings_as_of,
     unverified,
 )
-from podium.web.services.checks import result_confirm as result_verify
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_correct, result_record
+from podium.web.results.services.checks import result_confirm as result_verify
+from podium.web.results.services.results import result_correct, result_record
+from podium.web.standings.services.publication import publication_set
 
 FINAL = "individual-final"
 

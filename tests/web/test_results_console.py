@@ -22,8 +22,8 @@ from django.utils import timezone
 
 from podium.engine.timing import format_clock, parse_clock
 from podium.web.models import Agreement, Result, Signal, TableStep, Verification
-from podium.web.services.clock import round_start
-from podium.web.services.results import result_correct, result_record
+from podium.web.results.services.clock import round_start
+from podium.web.results.services.results import result_correct, result_record
 
 QUALI = "individual-qualification"
 FINAL = "individual-final"

@@ -18,8 +18,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from podium.web.models import Agreement, Result
-from podium.web.services.clock import round_start
-from podium.web.services.publication import publication_set
+from podium.web.results.services.clock import round_start
+from podium.web.standings.services.publication import publication_set
 
 PHONE = {"width": 390, "height": 844}
 QUALI = "individual-qualification"

@@ -25,17 +25,17 @@ from typing import Any
 
 import pytest
 
+from podium.web.chgk.services.rounds import round_add
+from podium.web.disputes.selectors.appeals import filing_closes, question_rule
+from podium.web.disputes.services.appeals import appeal_file
 from podium.web.kernel.refusals import Refused
 from podium.web.models import Appeal, Result
-from podium.web.selectors.appeals import filing_closes, question_rule
-from podium.web.selectors.clock import round_ended_at
-from podium.web.selectors.publication import appeal_window_closes
-from podium.web.services.appeals import appeal_file
-from podium.web.services.checks import mismatch_resolve, result_confirm, second_entry_record
-from podium.web.services.clock import round_end, round_start
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_correct, result_record
-from podium.web.services.rounds import round_add
+from podium.web.results.selectors.clock import round_ended_at
+from podium.web.results.services.checks import mismatch_resolve, result_confirm, second_entry_record
+from podium.web.results.services.clock import round_end, round_start
+from podium.web.results.services.results import result_correct, result_record
+from podium.web.standings.selectors.publication import appeal_window_closes
+from podium.web.standings.services.publication import publication_set
 
 MSK = zoneinfo.ZoneInfo("Europe/Moscow")
 PRAGUE = zoneinfo.ZoneInfo("Europe/Prague")

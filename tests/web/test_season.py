@@ -42,12 +42,12 @@ from podium.web.battles.services.playoffs import (
     playoff_record,
 )
 from podium.web.battles.services.schedule import schedule_make
+from podium.web.chgk.services.rounds import round_add
 from podium.web.draws.services import draw_rerun
 from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Draw, Entry, Result
-from podium.web.selectors.results import battle_item, standings_as_of
-from podium.web.services.results import result_correct, result_record
-from podium.web.services.rounds import round_add
+from podium.web.results.selectors.rows import battle_item, standings_as_of
+from podium.web.results.services.results import result_correct, result_record
 
 MSK = dt.timezone(dt.timedelta(hours=3))
 NAMES = ["Alfa", "Beta", "Gamma", "Delta", "Epsilon"]

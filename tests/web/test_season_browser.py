@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
+from podium.web.chgk.services.rounds import round_add
 from podium.web.models import EventRole, Result
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
-from podium.web.services.rounds import round_add
+from podium.web.results.services.results import result_record
+from podium.web.standings.services.publication import publication_set
 
 PHONE = {"width": 390, "height": 844}
 MSK = dt.timezone(dt.timedelta(hours=3))

@@ -34,22 +34,22 @@ from typing import Any
 import pytest
 
 from podium.web.battles.services.playoffs import playoff_next, playoff_record
+from podium.web.chgk.services.rounds import round_add
+from podium.web.disputes.services.appeals import appeal_file, jury_appoint, verdict_record
+from podium.web.disputes.services.discipline import withdrawal_record
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.stages import stage_entries
 from podium.web.models import Appeal, Ban, Entry, Publication, Verdict
-from podium.web.selectors.results import (
+from podium.web.results.selectors.rows import (
     battle_item,
     publication_state,
     question_item,
     standings_as_of,
 )
-from podium.web.services.advancement import superfinal_winners
-from podium.web.services.appeals import appeal_file, jury_appoint, verdict_record
-from podium.web.services.checks import result_confirm, second_entry_record
-from podium.web.services.discipline import withdrawal_record
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
-from podium.web.services.rounds import round_add
+from podium.web.results.services.checks import result_confirm, second_entry_record
+from podium.web.results.services.results import result_record
+from podium.web.standings.services.advancement import superfinal_winners
+from podium.web.standings.services.publication import publication_set
 
 MSK = dt.timezone(dt.timedelta(hours=3))
 TOURS = 6

@@ -23,9 +23,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from podium.web.models import Entry, EntryMember, EventRole, Person
-from podium.web.services.clock import result_finish, round_start
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
+from podium.web.results.services.clock import result_finish, round_start
+from podium.web.results.services.results import result_record
+from podium.web.standings.services.publication import publication_set
 
 QUALI = "individual-qualification"
 SCREENSHOT = "/tmp/podium-standings-live.png"

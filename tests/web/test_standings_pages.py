@@ -48,13 +48,13 @@ from podium.web.models import (
     Round,
     Verification,
 )
-from podium.web.selectors import live as live_selectors
-from podium.web.services.advancement import advance_from
-from podium.web.services.checks import result_confirm as result_verify
-from podium.web.services.checks import second_entry_record
-from podium.web.services.clock import round_start
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_correct, result_record
+from podium.web.results.services.checks import result_confirm as result_verify
+from podium.web.results.services.checks import second_entry_record
+from podium.web.results.services.clock import round_start
+from podium.web.results.services.results import result_correct, result_record
+from podium.web.standings.selectors import live as live_selectors
+from podium.web.standings.services.advancement import advance_from
+from podium.web.standings.services.publication import publication_set
 
 QUALI = "individual-qualification"
 
@@ -699,7 +699,7 @@ def test_a_changed_table_is_rendered_once_for_many_viewers(cz: Any, monkeypatch:
 
 
 def test_brainball_rows_show_entry_numbers(make_event: Any, staff: Any, add_entry: Any) -> None:
-    from podium.web.selectors.results import battle_item
+    from podium.web.results.selectors.rows import battle_item
 
     event = make_event("deti-kolomny", language="en")
     people = staff(event, organizer="ilya", referee="roman")

@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from podium.web.forms.results import ResultForm
 from podium.web.kernel.refusals import Refused
 from podium.web.models import Result, TableStep
-from podium.web.selectors.results import current_results, standings_as_of
-from podium.web.selectors.tables import table_of
-from podium.web.services.clock import round_start
-from podium.web.services.tables import table_pieces, table_step
+from podium.web.results.forms import ResultForm
+from podium.web.results.selectors.rows import current_results, standings_as_of
+from podium.web.results.selectors.tables import table_of
+from podium.web.results.services.clock import round_start
+from podium.web.results.services.tables import table_pieces, table_step
 
 TEAM = "team"
 

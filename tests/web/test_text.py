@@ -36,6 +36,7 @@ from django.test import Client
 from django.urls import reverse
 
 import podium.web
+from podium.web.chgk.selectors.questions import parse_packet
 from podium.web.files.archive import ArchiveError, export_event, import_event
 from podium.web.files.fields import guess_mapping
 from podium.web.files.services.imports import (
@@ -53,8 +54,7 @@ from podium.web.registration.services.registration import (
     entry_register,
     roster_add_player,
 )
-from podium.web.selectors.questions import parse_packet
-from podium.web.services.results import key_of
+from podium.web.results.services.results import key_of
 from podium.web.templatetags.podium_rows import linked
 
 LONG = "x" * 100

@@ -1,5 +1,5 @@
-"""Tours of their own length (``podium.web.selectors.tours``): set on the calendar, followed by
-the sheet, the console, the scorecards, the rating file and the imports, and never mixed.
+"""Tours of their own length (``podium.web.results.selectors.tours``): set on the calendar, followed
+by the sheet, the console, the scorecards, the rating file and the imports, and never mixed.
 
 Hand-worked (deti-kolomny with ``max_questions: 36``; teams #1 Sovy, #2 Ezhi, #3 Lisy):
 - Tour 1 is added with 12 questions: its sheet has 12 boxes; Sovy 10, Ezhi 8, Lisy 8 typed as
@@ -25,17 +25,17 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from podium.web.chgk.selectors.rating import season_rating
+from podium.web.chgk.services.rounds import round_add, round_questions_set
+from podium.web.chgk.services.sheets import SheetRefused, tour_sheet_record
+from podium.web.disputes.services.appeals import appeal_file
 from podium.web.files.selectors.scorecards import scorecards_document
 from podium.web.files.services.imports import results_import, results_preview
 from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Entry, EventRole, Result, Round
 from podium.web.readers.tables import read_upload
-from podium.web.selectors.rating import season_rating
-from podium.web.selectors.results import current_results, standings_as_of
-from podium.web.services.appeals import appeal_file
-from podium.web.services.results import result_record
-from podium.web.services.rounds import round_add, round_questions_set
-from podium.web.services.sheets import SheetRefused, tour_sheet_record
+from podium.web.results.selectors.rows import current_results, standings_as_of
+from podium.web.results.services.results import result_record
 
 TOUR = "chgk-tour"
 MSK = dt.timezone(dt.timedelta(hours=3))

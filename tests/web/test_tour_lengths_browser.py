@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from podium.web.models import Round
-from podium.web.selectors.results import current_results, standings_as_of
+from podium.web.results.selectors.rows import current_results, standings_as_of
 
 TOUR = "chgk-tour"
 

@@ -15,8 +15,8 @@ from django.test.utils import CaptureQueriesContext
 from podium.web.kernel.audit import audit
 from podium.web.live import versions
 from podium.web.live.cache import SharedRedisCache
-from podium.web.services.publication import publication_set
-from podium.web.services.results import result_record
+from podium.web.results.services.results import result_record
+from podium.web.standings.services.publication import publication_set
 
 QUALI = "individual-qualification"
 

@@ -52,9 +52,14 @@ from podium.web.kernel.refusals import Refused
 from podium.web.kernel.stages import stage_entries
 from podium.web.kernel.texts import problem_text
 from podium.web.models import ApiToken, Entry, Event, Result, Verification
-from podium.web.selectors.results import battle_item, current_of, current_results, of_round
-from podium.web.services.clock import result_finish
-from podium.web.services.results import MAX_KEY, result_correct, result_progress, result_record
+from podium.web.results.selectors.rows import battle_item, current_of, current_results, of_round
+from podium.web.results.services.clock import result_finish
+from podium.web.results.services.results import (
+    MAX_KEY,
+    result_correct,
+    result_progress,
+    result_record,
+)
 
 router = Router(auth=BearerToken(), tags=["write"])
 

@@ -3,7 +3,7 @@ of one game frame by frame.
 
 Vocabulary:
 - block, next block: see ``podium.web.bowling.selectors``.
-- idempotency key, current result: see ``podium.web.forms.results``; every form carries a fresh
+- idempotency key, current result: see ``podium.web.results.forms``; every form carries a fresh
   key and the id of the result the referee saw, so a double tap records once and a stale write
   is refused with both values.
 - typed rolls: see ``podium.engine.scoresheet``.

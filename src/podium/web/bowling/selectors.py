@@ -21,7 +21,7 @@ from django.db.models import QuerySet
 from podium.engine.draws import lane_for_frame
 from podium.rules.schema import GamesStage, Rulebook
 from podium.web.models import Draw, Entry, Event, Result, Squad, Verification
-from podium.web.selectors.results import current_results, of_round
+from podium.web.results.selectors.rows import current_results, of_round
 
 
 @dataclass(frozen=True)

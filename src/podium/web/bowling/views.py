@@ -48,8 +48,8 @@ from podium.web.kernel.roles import is_staff
 from podium.web.kernel.texts import problem_text
 from podium.web.models import Entry, Event, Result, Squad
 from podium.web.registration.selectors.entries import roster
-from podium.web.selectors.results import current_results
-from podium.web.services.results import result_correct, result_progress, result_record
+from podium.web.results.selectors.rows import current_results
+from podium.web.results.services.results import result_correct, result_progress, result_record
 
 app_name = "bowling"
 

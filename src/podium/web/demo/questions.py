@@ -13,13 +13,13 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from podium.web.models import Event, Question, Round
-from podium.web.services.questions import (
+from podium.web.chgk.services.questions import (
     questions_import,
     questions_submit,
     replacement_ask,
     replacement_submit,
 )
+from podium.web.models import Event, Question, Round
 
 DATABASE = """# Кубок Коломны 2009, тур 2
 1. Этот русский полководец не проиграл ни одного сражения. Назовите его.

@@ -31,6 +31,7 @@ from typing import Any
 from django.utils import timezone
 
 from podium.engine.timing import format_clock
+from podium.web.chgk.services.rounds import round_add
 from podium.web.demo import questions as demo_questions
 from podium.web.demo import rulings as demo_rulings
 from podium.web.kernel.audit import audit
@@ -44,10 +45,9 @@ from podium.web.models import (
     Verification,
 )
 from podium.web.registration.services.payments import payment_record
-from podium.web.selectors.results import battle_item, standings_as_of
-from podium.web.services.clock import round_start
-from podium.web.services.publication import publication_set
-from podium.web.services.rounds import round_add
+from podium.web.results.selectors.rows import battle_item, standings_as_of
+from podium.web.results.services.clock import round_start
+from podium.web.standings.services.publication import publication_set
 
 Row = tuple[Entry, dict[str, str]]
 

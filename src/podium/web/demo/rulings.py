@@ -18,10 +18,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from podium.web.disputes.services.appeals import appeal_file, further_appeal_record, verdict_record
+from podium.web.disputes.services.discipline import sanction_impose, withdrawal_record
 from podium.web.models import Entry, Event, EventRole, Result
-from podium.web.selectors.results import current_results
-from podium.web.services.appeals import appeal_file, further_appeal_record, verdict_record
-from podium.web.services.discipline import sanction_impose, withdrawal_record
+from podium.web.results.selectors.rows import current_results
 
 
 def _first_with(results: list[Result], question: int, mark: str, skip: set[int]) -> Entry:

@@ -1,0 +1,2 @@
+"""Draws from a recorded seed: groups, tables, lanes and ChGK host teams, and the public draw
+pages."""

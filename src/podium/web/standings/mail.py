@@ -17,7 +17,7 @@ from podium.rules.schema import ChgkSeasonStage, Stage
 from podium.web.kernel.mail import send, site_url
 from podium.web.kernel.texts import rt
 from podium.web.models import Entry, Event, Result
-from podium.web.selectors.results import ITEM_FORMATS, labels_by_number, publication_current
+from podium.web.results.selectors.rows import ITEM_FORMATS, labels_by_number, publication_current
 
 
 def stage_entries(event: Event, stage: Stage, round: int) -> list[Entry]:

@@ -2,8 +2,9 @@
 every change of a live round, and the template language takes ten times as long per row.
 
 Vocabulary:
-- page row, marks: see ``podium.web.selectors.standings`` and ``templates/podium/standings/
-  _tables.html`` (the table's head and the rows with their reasons stay in the template).
+- page row, marks: see ``podium.web.standings.selectors.standings`` and
+  ``templates/podium/standings/ _tables.html`` (the table's head and the rows with their reasons
+  stay in the template).
 - linked row: a row whose name links to its "why" (``?why=<table>.<number>``), fetched when
   opened; its cells carry no classes (``table.linked`` styles them by position), so a large
   table stays small.

@@ -2,7 +2,7 @@
 
 Vocabulary:
 - battle, round, superfinal question, answer: see ``podium.web.battles.views.battles``.
-- idempotency key, current result: see ``podium.web.forms.results``.
+- idempotency key, current result: see ``podium.web.results.forms``.
 """
 
 from __future__ import annotations

@@ -33,10 +33,11 @@ from podium.engine.formats.chgk import PLAYOFF
 from podium.engine.inputs import RawRow
 from podium.engine.standings import Row, Standings
 from podium.rules.schema import ChgkSeasonStage, HeadToHeadStage, Stage, SuperfinalStage
+from podium.web.disputes.selectors.rulings import Notes
 from podium.web.kernel.stages import stage_entries
 from podium.web.kernel.texts import shown_value
 from podium.web.models import Draw, Entry, Event, Publication, Result
-from podium.web.selectors.results import (
+from podium.web.results.selectors.rows import (
     battle_item,
     common_cells,
     current_results,
@@ -45,7 +46,6 @@ from podium.web.selectors.results import (
     ruled_rows,
     standings_as_of,
 )
-from podium.web.selectors.rulings import Notes
 
 SCHEDULE_KIND = "battles"
 

@@ -55,8 +55,8 @@ from podium.web.kernel.roles import is_head_referee
 from podium.web.kernel.stages import in_stage
 from podium.web.kernel.texts import shown_value
 from podium.web.models import Entry, Event, Result
-from podium.web.selectors.results import current_of
-from podium.web.services.results import MAX_KEY, check_not_final, key_of, resubmitted
+from podium.web.results.selectors.rows import current_of
+from podium.web.results.services.results import MAX_KEY, check_not_final, key_of, resubmitted
 
 
 def _stage(event: Event) -> ChgkSeasonStage:

@@ -39,7 +39,7 @@ from podium.web.kernel.refusals import Refused, refuse_on
 from podium.web.kernel.roles import is_organizer, is_staff
 from podium.web.kernel.stages import stage_entries
 from podium.web.models import Entry, Event, Publication, Result
-from podium.web.selectors.results import (
+from podium.web.results.selectors.rows import (
     battle_item,
     current_results,
     item_order,
@@ -48,7 +48,7 @@ from podium.web.selectors.results import (
     question_item,
     standings_as_of,
 )
-from podium.web.services.results import result_correct, result_record
+from podium.web.results.services.results import result_correct, result_record
 
 app_name = "battles"
 

@@ -33,7 +33,7 @@ from podium.web.kernel.texts import rt, score_text, table_title
 from podium.web.models import Entry, EntryMember, Event, Person, Publication, Result
 from podium.web.registration.selectors.entries import roster
 from podium.web.registration.selectors.public import CategoryLists
-from podium.web.selectors.live import live_round
+from podium.web.standings.selectors.live import live_round
 
 
 def query_words(query: str) -> list[str]:

@@ -21,6 +21,7 @@ from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from podium.web.disputes.selectors.appeals import jury_cards
 from podium.web.events.forms.events import (
     EventEditForm,
     EventForm,
@@ -51,7 +52,6 @@ from podium.web.models.money import APPEAL_FEE_PREFIX
 from podium.web.registration.forms.desk import PaymentForm
 from podium.web.registration.selectors import payments as fees
 from podium.web.registration.services.payments import payment_record
-from podium.web.selectors.appeals import jury_cards
 
 app_name = "organizer"
 

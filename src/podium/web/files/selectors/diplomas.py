@@ -1,10 +1,11 @@
 """Diplomas: one per prize winner of a stage, worded as the event's language needs.
 
 Vocabulary:
-- winner: a row of a prize table with the award ``prize`` (``podium.web.selectors.prizes``):
-  cz-jigsaw gives prizes to Czech entrants only (a foreign entrant in the top three gets no
-  diploma), it-puzzle-party to the first three pairs whoever they are, deti-kolomny to the
-  season's places 1–3. A tie waiting for its play-off gets no diploma until it is played.
+- winner: a row of a prize table with the award ``prize``
+  (``podium.web.standings.selectors.prizes``): cz-jigsaw gives prizes to Czech entrants only (a
+  foreign entrant in the top three gets no diploma), it-puzzle-party to the first three pairs
+  whoever they are, deti-kolomny to the season's places 1–3. A tie waiting for its play-off gets no
+  diploma until it is played.
 - grammatical person: ``male`` or ``female`` for an individual whose ``Person.gender`` is M or
   F, ``plural`` for a pair or a team, ``unknown`` for an individual without a recorded gender.
   Czech and Russian verbs agree with it ("obsadila", "заняли"); English and Italian read the
@@ -12,8 +13,8 @@ Vocabulary:
   it in its own grammar.
 - place ordinal: the place as the language writes it before its word for "place": en 1st,
   cs 1., ru 1-е, it 1°; a shared place is a span (2nd–3rd, 2.–3.).
-- source: the standings the staff see (``podium.web.selectors.standings.round_tables``): the
-  newest final version when final, else live; the state is printed small on the diploma
+- source: the standings the staff see (``podium.web.standings.selectors.standings.round_tables``):
+  the newest final version when final, else live; the state is printed small on the diploma
   unless it is final.
 """
 
@@ -28,8 +29,8 @@ from podium.rules.schema import Stage
 from podium.web.kernel.texts import place_ordinal, table_title
 from podium.web.models import Entry, Event, Publication
 from podium.web.registration.selectors.entries import roster
-from podium.web.selectors.prizes import ROUND, prize_table
-from podium.web.selectors.standings import round_tables
+from podium.web.standings.selectors.prizes import ROUND, prize_table
+from podium.web.standings.selectors.standings import round_tables
 
 
 # How each language writes a place number before its word for "place" (English: 1st).

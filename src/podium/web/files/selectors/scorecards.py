@@ -11,7 +11,7 @@ Vocabulary:
   asks for); a bowling stage (``games``) lists each player of a squad with the lane pair and
   lane of the first block and a box per game and for the total; a ChGK tour
   (``chgk-tour``) lists each team with a box per question of one tour (as many as the tour
-  has, ``podium.web.selectors.tours``) and for the total — the scorer's paper grid, for when
+  has, ``podium.web.results.selectors.tours``) and for the total — the scorer's paper grid, for when
   the keyboard is not at hand. Other formats have none.
 - group: a squad (bowling), else the entry's qualification group; a stage fed by another has
   the entrants who advanced into it, in one sheet per group they are in.
@@ -31,7 +31,7 @@ from podium.web.kernel.stages import round_numbers, stage_entries
 from podium.web.kernel.texts import rt
 from podium.web.models import Entry, Event
 from podium.web.registration.selectors.entries import roster
-from podium.web.selectors.tours import tour_questions, varies
+from podium.web.results.selectors.tours import tour_questions, varies
 
 NO_SQUAD = dt.datetime.min.replace(tzinfo=dt.UTC)
 

@@ -29,6 +29,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from podium.rules.schema import ChgkTourStage, Stage
+from podium.web.chgk.selectors.rating import rating_results, season_rating, visible_moment
 from podium.web.files.forms import ConfirmForm, MappingForm, RoundUploadForm, UploadForm
 from podium.web.files.services.imports import (
     chgk_import,
@@ -48,8 +49,7 @@ from podium.web.kernel.texts import points_shown, rt
 from podium.web.models import Event
 from podium.web.readers.rating import RatingFile, read_rating
 from podium.web.readers.tables import Sheet, read_upload
-from podium.web.selectors.rating import rating_results, season_rating, visible_moment
-from podium.web.selectors.results import RECORDED_FORMATS
+from podium.web.results.selectors.rows import RECORDED_FORMATS
 
 app_name = "imports"
 

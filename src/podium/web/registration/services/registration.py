@@ -34,6 +34,7 @@ from podium.engine import eligibility, money
 from podium.engine.entries import Reason
 from podium.engine.formats.games import assign_division
 from podium.rules.schema import Category, Fee
+from podium.web.disputes.services.discipline import ban_refusal
 from podium.web.kernel.audit import Actor, audit
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_organizer, is_staff
@@ -51,7 +52,6 @@ from podium.web.models import (
 from podium.web.models.money import APPEAL_FEE_PREFIX
 from podium.web.registration import mail
 from podium.web.registration.selectors.entries import category_cap, category_of, waiting_list
-from podium.web.services.discipline import ban_refusal
 
 __all__ = [
     "PersonData",

@@ -13,6 +13,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from podium.rules.schema import ChgkTourStage, Stage
+from podium.web.chgk.services.rounds import round_questions_follow
+from podium.web.chgk.services.sheets import SheetRefused, tour_sheet_record
 from podium.web.files.services.imports.common import (
     ACTIONS,
     Checked,
@@ -30,12 +32,8 @@ from podium.web.kernel.stages import stage_entries
 from podium.web.kernel.text import name_key
 from podium.web.models import Entry, Event
 from podium.web.readers.rating import RatingFile, RatingTeam, position
-from podium.web.selectors.results import (
-    standings_as_of,
-)
-from podium.web.selectors.standings import live_tables
-from podium.web.services.rounds import round_questions_follow
-from podium.web.services.sheets import SheetRefused, tour_sheet_record
+from podium.web.results.selectors.rows import standings_as_of
+from podium.web.standings.selectors.standings import live_tables
 
 # --- ChGK tours in the rating site's shape ---------------------------------------------------
 

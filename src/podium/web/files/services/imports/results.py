@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
 from podium.rules.schema import Stage
+from podium.web.chgk.services.rounds import round_questions_follow
 from podium.web.files.services.imports.common import (
     ACTIONS,
     Checked,
@@ -35,7 +36,7 @@ from podium.web.kernel.text import name_key
 from podium.web.models import Entry, Event, Result
 from podium.web.readers.tables import Sheet, column_letter
 from podium.web.registration.selectors.entries import roster
-from podium.web.selectors.results import (
+from podium.web.results.selectors.rows import (
     ENTRY_FORMATS,
     ITEM_FORMATS,
     battle_item,
@@ -46,8 +47,7 @@ from podium.web.selectors.results import (
     question_item,
     raw_row,
 )
-from podium.web.selectors.standings import live_tables
-from podium.web.services.results import (
+from podium.web.results.services.results import (
     check_not_final,
     check_round,
     recorded_stage,
@@ -55,7 +55,7 @@ from podium.web.services.results import (
     result_record,
     shown,
 )
-from podium.web.services.rounds import round_questions_follow
+from podium.web.standings.selectors.standings import live_tables
 
 # --- results from the command line's CSV --------------------------------------------------------
 

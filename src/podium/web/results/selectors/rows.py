@@ -1,0 +1,512 @@
+"""Reads of recorded results: the rows the engine ranks, standings "as of" a moment, what is
+unchecked, and what is published.
+
+Vocabulary:
+- result, round, subject, current result, verification, publication: see
+  ``podium.web.models.results``.
+- entry formats: one result per entry holds its whole result in the round (timed solve, team
+  solve, games, a ChGK tour). Item formats: one result per battle (head-to-head) or per question
+  (superfinal). A ChGK season is not recorded: it is summed from the tours.
+- common columns: the DESIGN §3 columns every row shares, built from the entry and its members
+  (``id`` is the entry's number); the format's columns come from the result's cells.
+- battle item ``b1-3-7``: the battle of entries #3 and #7 in round 1 of the league (their
+  numbers in order, so a pairing is recorded once per round); question item ``q5``.
+- as of: a moment; a read "as of" T sees only results and verifications made at or before T,
+  so any past table can be shown again (``None`` means now).
+- frozen table: the standings document (``podium.engine.document``) stored when a round is
+  published final, with the moment it is as of.
+- by round: a read of several rounds of a stage at once (a season's tours, a page that lists
+  rounds), one query for all of them, answered round number → what that round has.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import prefetch_related_objects
+from django.utils import timezone
+
+from podium.engine.compute import compute_standings
+from podium.engine.document import standings_data
+from podium.engine.formats.chgk import PLAYOFF
+from podium.engine.inputs import RawRow
+from podium.engine.standings import Standings
+from podium.rules.schema import ChgkSeasonStage, Stage
+from podium.web.disputes.selectors.anonymity import blind_rows
+from podium.web.disputes.selectors.rulings import (
+    Notes,
+    Rulings,
+    battle_rulings,
+    entry_notes,
+    merge,
+    rulings_as_of,
+    rulings_recorded,
+    tour_rulings,
+)
+from podium.web.kernel.stages import stage_entries, team_labels
+from podium.web.kernel.texts import page_row
+from podium.web.models import Entry, Event, Publication, Result, Verification
+from podium.web.registration.selectors.entries import roster
+
+ENTRY_FORMATS = ("timed-solve", "team-solve", "games", "chgk-tour")
+ITEM_FORMATS = ("head-to-head", "superfinal")
+RECORDED_FORMATS = ENTRY_FORMATS + ITEM_FORMATS
+# Kept for the pages that list what a referee records per entry.
+SINGLE_RESULT_FORMATS = ENTRY_FORMATS
+BATTLE_COLUMNS = ("round", "team1", "team2", "score1", "score2")
+
+
+def format_columns(stage: Stage, teams: Sequence[str] = ()) -> tuple[str, ...]:
+    """The columns a result of this stage holds (besides the common ones).
+
+    ``teams``: for a superfinal, the two teams' entry numbers (one column each).
+    """
+    if stage.format == "timed-solve":
+        extra = ("compensation", "compensation_reason") if stage.compensation else ()  # type: ignore[union-attr]
+        return ("time", "missing", "pieces", *extra)
+    if stage.format == "team-solve":
+        return ("done", "time", "pieces", "missing")
+    if stage.format == "games":
+        return tuple(f"g{i}" for i in range(1, stage.games + 1))  # type: ignore[union-attr]
+    if stage.format == "chgk-tour":
+        return ("questions", "mask")
+    if stage.format == "head-to-head":
+        return BATTLE_COLUMNS
+    if stage.format == "superfinal":
+        return ("discipline", *teams)
+    return ()
+
+
+def battle_item(round_robin: int, a: int, b: int) -> str:
+    low, high = sorted((a, b))
+    return f"b{round_robin}-{low}-{high}"
+
+
+def question_item(number: int) -> str:
+    return f"q{number}"
+
+
+def item_order(item: str) -> tuple[int, ...]:
+    """Items in their natural order: questions by number, battles by round and numbers."""
+    digits = item.lstrip("bq").replace("-", " ").split()
+    return tuple(int(d) for d in digits if d.isdigit())
+
+
+def common_cells(entry: Entry) -> dict[str, str]:
+    """The common columns of an entry, as a results file would give them."""
+    members = [m.person for m in entry.members.all()]
+    countries = [p.country.upper() for p in members]
+    genders = {p.gender for p in members}
+    cells = {
+        "id": str(entry.number),
+        "name": entry.name,
+        "country": "/".join(countries) if countries and all(countries) else "",
+        "group": entry.group,
+        "gender": genders.pop() if len(genders) == 1 else "",
+        "scored": "yes" if entry.scored else "no",
+    }
+    if len(members) == 1:
+        person = members[0]
+        if person.ladder_average is not None:
+            cells["average"] = str(person.ladder_average)
+        if person.birth_date is not None:
+            cells["birth_date"] = person.birth_date.isoformat()
+    if entry.division:
+        cells["division"] = entry.division
+    return cells
+
+
+def raw_row(entry: Entry, stage: Stage, cells: dict[str, str], line: int = 1) -> RawRow:
+    """One engine row of an entry format: the entry's common columns and the result's cells."""
+    row = common_cells(entry)
+    if not stage.groups:
+        row["group"] = ""  # a final or a tour has no groups, whatever the qualification drew
+    for column in format_columns(stage):
+        row[column] = cells.get(column, "")
+    return RawRow(line, row)
+
+
+def item_row(
+    stage: Stage, item: str, cells: dict[str, str], labels: dict[str, str], line: int = 1
+) -> RawRow:
+    """One engine row of a battle or a superfinal question, teams named by their labels."""
+
+    def label(number: str) -> str:
+        return labels.get(number, f"#{number}")
+
+    if stage.format == "head-to-head":
+        row = {"id": item, **{c: cells.get(c, "") for c in BATTLE_COLUMNS}}
+        row["team1"], row["team2"] = label(row["team1"]), label(row["team2"])
+        return RawRow(line, row)
+    row = {"id": str(item_order(item)[0]), "discipline": cells.get("discipline", "")}
+    for column, value in cells.items():
+        if column != "discipline":
+            row[label(column)] = value
+    return RawRow(line, row)
+
+
+def labels_by_number(event: Event, stage: Stage) -> dict[str, str]:
+    entries = list(stage_entries(event, stage))
+    labels = team_labels(entries)
+    return {str(e.number): labels[e.pk] for e in entries}
+
+
+def _moment(at: dt.datetime | None) -> dt.datetime:
+    return at if at is not None else timezone.now()
+
+
+def of_round(event: Event, stage: str, round: int) -> dict[str, Any]:
+    """The filter of rows that belong to the results of one round (checks, agreements), so a
+    read of a large round needs no list of result ids (SQLite limits those)."""
+    return of_rounds(event, stage, (round,))
+
+
+def of_rounds(event: Event, stage: str, rounds: Collection[int] | None) -> dict[str, Any]:
+    """The same for several rounds of the stage (``None``: every round)."""
+    scope: dict[str, Any] = {"result__event": event, "result__stage": stage}
+    if rounds is not None:
+        scope["result__round__in"] = list(rounds)
+    return scope
+
+
+def _with_members(results: Sequence[Result]) -> None:
+    """Gives the results of one entry one shared entry, and reads the members of them all in
+    one query (``select_related`` makes an entry per result: prefetching one of them would
+    leave the others to read their members one by one)."""
+    entries: dict[int, Entry] = {}
+    for result in results:
+        if result.entry_id:
+            result.entry = entries.setdefault(result.entry_id, result.entry)
+    prefetch_related_objects(list(entries.values()), roster())
+
+
+def _current(recorded: Sequence[Result]) -> list[Result]:
+    """Of results in recorded order, the newest of each subject that nothing replaces."""
+    replaced = {r.corrects_id for r in recorded if r.corrects_id is not None}
+    current: dict[object, Result] = {}
+    for result in recorded:
+        if result.id not in replaced:
+            current[result.entry_id or result.item] = result  # the newest, should a chain fork
+    return list(current.values())
+
+
+def _recorded(
+    event: Event, stage: str, rounds: Collection[int] | None, at: dt.datetime | None
+) -> list[Result]:
+    """Every result of the stage's ``rounds`` (``None``: every round) recorded by ``at``, in
+    recorded order."""
+    query = Result.objects.filter(event=event, stage=stage, recorded_at__lte=_moment(at))
+    if rounds is not None:
+        query = query.filter(round__in=list(rounds))
+    return list(query.select_related("entry").order_by("recorded_at", "id"))
+
+
+def current_by_round(
+    event: Event,
+    stage: str,
+    rounds: Collection[int] | None = None,
+    at: dt.datetime | None = None,
+    *,
+    members: bool = True,
+) -> dict[int, list[Result]]:
+    """Round number → its current results as of ``at`` (as ``current_results`` orders them),
+    for ``rounds`` (``None``: every round with a result), in one read; ``members``: with their
+    entries' members (in one more)."""
+    by_round: dict[int, list[Result]] = defaultdict(list)
+    for result in _recorded(event, stage, rounds, at):
+        by_round[result.round].append(result)
+    current = {n: _ordered(_current(recorded)) for n, recorded in sorted(by_round.items())}
+    if members:
+        _with_members([r for results in current.values() for r in results])
+    return current
+
+
+def _ordered(results: list[Result]) -> list[Result]:
+    """Entries in number order, items in their natural order."""
+    return sorted(results, key=lambda r: (r.entry.number,) if r.entry_id else item_order(r.item))
+
+
+def current_results(
+    event: Event, stage: str, round: int = 1, at: dt.datetime | None = None
+) -> list[Result]:
+    """The current result of each subject in the round as of ``at``: entries in number order,
+    items in their natural order."""
+    return current_by_round(event, stage, (round,), at).get(round, [])
+
+
+def _tour_rows(
+    event: Event, tour: Stage, number: int, results: Sequence[Result], first_line: int
+) -> list[RawRow]:
+    rows = []
+    for result in sorted(results, key=lambda r: r.entry.number):
+        row = raw_row(result.entry, tour, result.cells, first_line + len(rows))
+        rows.append(RawRow(row.line, {**row.cells, "tour": str(number)}))
+    return rows
+
+
+def _season_rows(
+    event: Event,
+    stage: ChgkSeasonStage,
+    at: dt.datetime | None,
+    rounds: Collection[int] | None,
+    rulings: Rulings,
+) -> tuple[list[RawRow], Notes]:
+    """One row per team and tour, from the current results of every tour (or of ``rounds``)
+    with the rulings of each tour applied, then the play-off rows."""
+    tour = event.rulebook.stage(stage.tour)
+    by_tour = current_by_round(event, tour.key, None, at)
+    rows: list[RawRow] = []
+    notes: list[Notes] = []
+    numbers = sorted(by_tour if rounds is None else set(rounds))
+    by_entry = _entry_numbers(event) if rulings else {}
+    for number in numbers:
+        tour_rows = _tour_rows(event, tour, number, by_tour.get(number, []), len(rows) + 1)
+        if rulings:
+            tour_rows, ruled = tour_rulings(
+                event, tour, number, tour_rows, by_entry, rulings, number
+            )
+            notes.append(ruled)
+        # The season's rows say nothing per question, but a row read from them stays blind.
+        tour_rows = blind_rows(event.rulebook, tour_rows).rows
+        rows.extend(RawRow(len(rows) + i, row.cells) for i, row in enumerate(tour_rows, start=1))
+    # An annulled play-off (its current result holds no play-off) is left out.
+    playoffs = [r for r in current_results(event, stage.key, 1, at) if r.cells.get("playoff")]
+    for result in playoffs:
+        row = common_cells(result.entry)
+        row |= {"group": "", "tour": PLAYOFF, "playoff": result.cells.get("playoff", "")}
+        rows.append(RawRow(len(rows) + 1, row))
+    if rulings:
+        entries = {r.entry_id: r.entry for results in by_tour.values() for r in results}
+        keys = {pk: str(e.number) for pk, e in entries.items()}
+        notes.append(entry_notes(event, stage, entries.values(), keys, rulings))
+    return rows, merge(*notes)
+
+
+def _entry_numbers(event: Event) -> dict[int, int]:
+    return dict(Entry.objects.filter(event=event).values_list("pk", "number"))
+
+
+def ruled_rows(
+    event: Event,
+    stage: str,
+    round: int = 1,
+    at: dt.datetime | None = None,
+    rounds: Collection[int] | None = None,
+) -> tuple[list[RawRow], Notes]:
+    """The engine's rows for the round as of ``at`` with the rulings in force then applied
+    (``podium.web.disputes.selectors.rulings``), and the footnotes they add; a season reads the
+    tours ``rounds`` (every tour when ``None``)."""
+    the_stage = event.rulebook.stage(stage)
+    rulings = rulings_as_of(event, at)
+    if isinstance(the_stage, ChgkSeasonStage):
+        return _season_rows(event, the_stage, at, rounds, rulings)
+    results = current_results(event, stage, round, at)
+    if the_stage.format in ITEM_FORMATS:
+        labels = labels_by_number(event, the_stage)
+        rows = [
+            item_row(the_stage, r.item, r.cells, labels, line)
+            for line, r in enumerate(results, start=1)
+        ]
+        if not rulings or the_stage.format != "head-to-head":
+            return rows, {}
+        entries = list(stage_entries(event, the_stage))
+        by_pk = team_labels(entries)
+        rows, notes = battle_rulings(event, the_stage, rows, by_pk, rulings)
+        return rows, merge(notes, entry_notes(event, the_stage, entries, by_pk, rulings))
+    rows, notes, _questions = _entry_rows(event, the_stage, round, results, rulings)
+    return rows, notes
+
+
+def _entry_rows(
+    event: Event,
+    stage: Stage,
+    round: int,
+    results: Sequence[Result],
+    rulings: Rulings,
+    numbers: dict[int, int] | None = None,
+) -> tuple[list[RawRow], Notes, tuple[int, ...]]:
+    """The rows of a stage of one result per entry from its current results, with the rulings
+    applied and a tour's open disputes blind (``podium.web.disputes.selectors.anonymity``), and the
+    questions under appeal (``numbers``: entry id → number, if already read)."""
+    rows = [raw_row(r.entry, stage, r.cells, line) for line, r in enumerate(results, start=1)]
+    notes: list[Notes] = []
+    if rulings:
+        if stage.format == "chgk-tour":
+            by_entry = numbers if numbers is not None else _entry_numbers(event)
+            rows, ruled = tour_rulings(event, stage, round, rows, by_entry, rulings)
+            notes.append(ruled)
+        entries = [r.entry for r in results]
+        keys = {e.pk: str(e.number) for e in entries}
+        notes.append(entry_notes(event, stage, entries, keys, rulings))
+    questions: tuple[int, ...] = ()
+    if stage.format == "chgk-tour":
+        # After the verdicts: a ? still there is an open dispute, and nothing shows whose.
+        blinded = blind_rows(event.rulebook, rows)
+        rows, questions = blinded.rows, blinded.questions
+        if blinded.notes:
+            notes.append(blinded.notes)
+    return rows, merge(*notes) if notes else {}, questions
+
+
+@dataclass(frozen=True)
+class RoundRows:
+    """A round as of a moment: its current results, and the engine's rows from them."""
+
+    results: list[Result]
+    rows: list[RawRow]
+    notes: Notes
+    under_appeal: tuple[int, ...] = ()  # a tour's questions with an open dispute
+
+
+def rounds_rows(
+    event: Event, stage: str, moments: dict[int, dt.datetime | None]
+) -> dict[int, RoundRows]:
+    """Rounds of a stage of one result per entry, each as of its own moment (round → moment,
+    ``None``: now), as ``ruled_rows`` reads one, from one read of the results and one of the
+    rulings for them all."""
+    the_stage = event.rulebook.stage(stage)
+    now = timezone.now()
+    at = {number: moment if moment is not None else now for number, moment in moments.items()}
+    by_round: dict[int, list[Result]] = defaultdict(list)
+    for result in _recorded(event, stage, at, max(at.values(), default=now)):
+        by_round[result.round].append(result)
+    recorded = rulings_recorded(event)
+    numbers = _entry_numbers(event) if recorded and the_stage.format == "chgk-tour" else {}
+    current = {
+        number: _ordered(_current([r for r in by_round[number] if r.recorded_at <= moment]))
+        for number, moment in at.items()
+    }
+    _with_members([r for results in current.values() for r in results])
+    made = {}
+    for number, moment in at.items():
+        rulings = recorded.in_force(moment)
+        rows, notes, questions = _entry_rows(
+            event, the_stage, number, current[number], rulings, numbers
+        )
+        made[number] = RoundRows(current[number], rows, notes, questions)
+    return made
+
+
+def stage_rows(
+    event: Event,
+    stage: str,
+    round: int = 1,
+    at: dt.datetime | None = None,
+    rounds: Collection[int] | None = None,
+) -> list[RawRow]:
+    """The engine's rows for the round as of ``at``, rulings applied (see ``ruled_rows``)."""
+    return ruled_rows(event, stage, round, at, rounds)[0]
+
+
+def standings_as_of(
+    event: Event,
+    stage: str,
+    round: int = 1,
+    at: dt.datetime | None = None,
+    rounds: Collection[int] | None = None,
+) -> Standings:
+    """The standings of the round from the results and rulings in force at ``at``, with the
+    rulings' footnotes (raises ``InputError``)."""
+    rows, notes = ruled_rows(event, stage, round, at, rounds)
+    return compute_standings(event.rulebook, stage, rows, notes)
+
+
+def unverified(
+    event: Event, stage: str, round: int = 1, at: dt.datetime | None = None
+) -> list[Result]:
+    """The current results as of ``at`` that nobody had verified by then."""
+    return unverified_by_round(event, stage, (round,), at).get(round, [])
+
+
+def unverified_by_round(
+    event: Event, stage: str, rounds: Collection[int] | None = None, at: dt.datetime | None = None
+) -> dict[int, list[Result]]:
+    """The same for ``rounds`` of the stage (``None``: every round), by round, in two reads
+    (without the entries' members: who has not been verified needs only their numbers)."""
+    current = current_by_round(event, stage, rounds, at, members=False)
+    checked = _verified(event, stage, rounds, at)
+    return {
+        number: [r for r in results if r.id not in checked] for number, results in current.items()
+    }
+
+
+def round_counts(event: Event, stage: str, rounds: Collection[int]) -> dict[int, tuple[int, int]]:
+    """Round → how many current results it has, and how many of them nobody verified yet."""
+    current = current_by_round(event, stage, rounds)
+    checked = _verified(event, stage, rounds, None)
+    counts = {}
+    for number in rounds:
+        results = current.get(number, [])
+        counts[number] = (len(results), sum(1 for r in results if r.id not in checked))
+    return counts
+
+
+def _verified(
+    event: Event, stage: str, rounds: Collection[int] | None, at: dt.datetime | None
+) -> set[int]:
+    """The ids of the results of ``rounds`` verified by ``at``."""
+    return set(
+        Verification.objects.filter(
+            **of_rounds(event, stage, rounds), verified_at__lte=_moment(at)
+        ).values_list("result_id", flat=True)
+    )
+
+
+def is_current(result: Result) -> bool:
+    return not Result.objects.filter(corrects=result).exists()
+
+
+def current_of(result: Result) -> Result:
+    """The newest result of the chain that starts at ``result``."""
+    while True:
+        newer = Result.objects.filter(corrects=result).first()
+        if newer is None:
+            return result
+        result = newer
+
+
+def serialize(standings: Standings) -> dict[str, Any]:
+    """A standings table as plain JSON data (the shape of ``podium standings --format json``)."""
+    return standings_data(standings, page_row)
+
+
+def publication_history(event: Event, stage: str, round: int = 1) -> list[Publication]:
+    return list(
+        Publication.objects.filter(event=event, stage=stage, round=round).order_by(
+            "changed_at", "id"
+        )
+    )
+
+
+def publication_current(event: Event, stage: str, round: int = 1) -> Publication | None:
+    """The latest change of what is public of the round (``None``: never changed — a draft)."""
+    return (
+        Publication.objects.filter(event=event, stage=stage, round=round)
+        .order_by("changed_at", "id")
+        .last()
+    )
+
+
+def publication_state(event: Event, stage: str, round: int = 1) -> str:
+    current = publication_current(event, stage, round)
+    return current.state if current else Publication.State.DRAFT
+
+
+def publications_current(event: Event, stage: str) -> dict[int, Publication]:
+    """Round → the latest change of what is public of it, for every round of the stage that
+    ever changed (one read; without the frozen tables, which a list of rounds does not show)."""
+    changes = Publication.objects.filter(event=event, stage=stage).defer("table")
+    return {p.round: p for p in changes.order_by("changed_at", "id")}
+
+
+def final_versions(event: Event, stage: str, round: int = 1) -> list[Publication]:
+    """Every frozen final table of the round, oldest version first."""
+    return list(
+        Publication.objects.filter(
+            event=event, stage=stage, round=round, state=Publication.State.FINAL
+        ).order_by("version")
+    )

@@ -1,1 +1,0 @@
-"""Reads: functions that return what a page shows, with no side effects."""

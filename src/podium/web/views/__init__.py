@@ -1,1 +1,0 @@
-"""Thin views by audience: they read through selectors, write through services, and render."""
