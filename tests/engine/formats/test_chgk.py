@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 from podium.engine import criteria as _criteria  # noqa: F401  (registers the criteria)
 from podium.engine.entries import Reason
 from podium.engine.errors import InputError
-from podium.engine.formats.chgk import mean_place, parse_mask, tables
+from podium.engine.formats.chgk import tables
+from podium.engine.formats.chgk.masks import parse_mask
+from podium.engine.formats.chgk.season import mean_place
 from podium.engine.inputs import RawRow
 from podium.engine.standings import Row, Table
 from podium.rules.loader import load, parse
