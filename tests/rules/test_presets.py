@@ -12,16 +12,14 @@ from pydantic import BaseModel
 
 from podium.engine.validate import check_rulebook
 from podium.rules import loader
-from podium.rules.schema import (
-    AccompaniedUnder,
-    BornOnOrBefore,
+from podium.rules.schema import Rulebook
+from podium.rules.schema.common import Rule
+from podium.rules.schema.registration import AccompaniedUnder, BornOnOrBefore, MinAge
+from podium.rules.schema.stages import (
     ChgkSeasonStage,
     ChgkTourStage,
     GamesStage,
     HeadToHeadStage,
-    MinAge,
-    Rule,
-    Rulebook,
     SuperfinalStage,
     TeamSolveStage,
     TimedSolveStage,

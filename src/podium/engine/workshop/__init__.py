@@ -21,7 +21,8 @@ from podium.engine.messages import Message, _, ngettext
 from podium.engine.standings import Standings
 from podium.engine.workshop.fields import field_rows, registrations
 from podium.engine.workshop.findings import Finding, Tally, read_table
-from podium.rules.schema import Rulebook, Stage
+from podium.rules.schema import Rulebook
+from podium.rules.schema.stages import Stage
 
 DEFAULT_ENTRANTS = 60
 CLAUSE = _("clause")  # the label before a finding's clause in the text report

@@ -21,9 +21,9 @@ from podium.engine.formats.common import members_range
 from podium.engine.inputs import RawRow
 from podium.engine.messages import _
 from podium.engine.workshop.findings import Tally
-from podium.rules.schema import (
+from podium.rules.schema import Rulebook
+from podium.rules.schema.stages import (
     GamesStage,
-    Rulebook,
     Stage,
     SuperfinalStage,
     TeamSolveStage,

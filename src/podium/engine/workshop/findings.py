@@ -18,7 +18,8 @@ from podium.engine.entries import Entry
 from podium.engine.messages import Message, Span, Value, _, term
 from podium.engine.ranking import Criterion, RowCriterion, criteria_for
 from podium.engine.standings import Table
-from podium.rules.schema import Advancement, Pool, Stage
+from podium.rules.schema.ranking import Advancement, Pool
+from podium.rules.schema.stages import Stage
 
 Kind = Literal[
     "tie-at-cut", "quota-unfilled", "playoff", "shared-prize", "refused", "waiting-list",

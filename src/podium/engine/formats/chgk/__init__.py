@@ -19,7 +19,8 @@ from podium.engine.formats.chgk.season import season_table
 from podium.engine.formats.chgk.tour import tour_table
 from podium.engine.inputs import RawRow
 from podium.engine.standings import Table
-from podium.rules.schema import ChgkSeasonStage, ChgkTourStage, Rulebook, Stage
+from podium.rules.schema import Rulebook
+from podium.rules.schema.stages import ChgkSeasonStage, ChgkTourStage, Stage
 
 
 def tables(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> list[Table]:

@@ -28,7 +28,8 @@ from podium.engine.messages import Joined, Line, Message, Value, _
 from podium.engine.playoff import needless, uneven
 from podium.engine.ranking import Placed, official_places
 from podium.engine.standings import NO_PLACE, SpanPoints, Table, build_table, placings
-from podium.rules.schema import ChgkSeasonStage, ChgkTourStage, Rulebook
+from podium.rules.schema import Rulebook
+from podium.rules.schema.stages import ChgkSeasonStage, ChgkTourStage
 
 PLAYOFF = "playoff"
 

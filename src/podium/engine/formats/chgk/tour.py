@@ -39,7 +39,8 @@ from podium.engine.inputs import (
 )
 from podium.engine.messages import Message, _
 from podium.engine.standings import Table, build_table
-from podium.rules.schema import ChgkTourStage, Rulebook
+from podium.rules.schema import Rulebook
+from podium.rules.schema.stages import ChgkTourStage
 
 QUESTION_RATING = "question-rating"  # the criterion's key (``podium.engine.criteria``)
 
