@@ -62,7 +62,8 @@ from podium.engine.entries import Entry
 from podium.engine.inputs import RawRow
 from podium.engine.standings import Table, build_table
 from podium.rules.loader import load, parse
-from podium.rules.schema import Rulebook, Stage
+from podium.rules.schema import Rulebook
+from podium.rules.schema.stages import Stage
 
 SEED = 20240607
 BUDGET_S = 60.0

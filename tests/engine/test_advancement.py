@@ -14,7 +14,7 @@ from podium.engine.inputs import RawRow
 from podium.engine.ranking import criteria_for, rank
 from podium.engine.standings import Row, Table
 from podium.rules.loader import parse
-from podium.rules.schema import Advancement, Pool
+from podium.rules.schema.ranking import Advancement, Pool
 
 RULEBOOK = """
 key: advancement-test

@@ -11,20 +11,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from podium.engine.draws import (
-    ALGORITHM,
-    DrawError,
-    Entrant,
+from podium.engine.draws import ALGORITHM, DrawError
+from podium.engine.draws.groups import Entrant, number_tables, split_groups
+from podium.engine.draws.lanes import (
     LaneDraw,
     LaneSeat,
     american_schedule,
-    battle_schedule,
     lane_for_frame,
     lane_pairs,
-    number_tables,
-    split_groups,
-    tour_hosts,
 )
+from podium.engine.draws.leagues import battle_schedule, tour_hosts
 
 PAIRS = [(1, 2), (3, 4), (5, 6)]
 

@@ -9,7 +9,9 @@ import pytest
 
 from podium.engine.money import cancellation, deposit, fee_amount, money
 from podium.rules.loader import load
-from podium.rules.schema import Fee, Money, Rulebook
+from podium.rules.schema import Rulebook
+from podium.rules.schema.common import Money
+from podium.rules.schema.registration import Fee
 
 CZ = load("cz-jigsaw")
 CBA = load("cba-qualifier")

@@ -10,7 +10,8 @@ from podium.engine.entries import Entry, Reason
 from podium.engine.inputs import RawRow
 from podium.engine.standings import Row, Table, build_table, points_decimals, split_points
 from podium.rules.loader import load, parse, preset_text
-from podium.rules.schema import Points, Stage
+from podium.rules.schema.ranking import Points
+from podium.rules.schema.stages import Stage
 
 CHGK_POINTS = Points(per_place=tuple(Decimal(p) for p in (12, 10, 8, 7, 6, 5, 4, 3, 2, 1)))
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from podium.rules import loader
-from podium.rules.schema import MinAge
+from podium.rules.schema.registration import MinAge
 
 # Line numbers below count from 1 on this text.
 DEMO = textwrap.dedent(

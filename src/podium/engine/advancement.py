@@ -18,7 +18,7 @@ from typing import Literal, NamedTuple
 from podium.engine.entries import Reason
 from podium.engine.messages import Span, Value, _, term
 from podium.engine.ranking import Placed
-from podium.rules.schema import Advancement, Pool
+from podium.rules.schema.ranking import Advancement, Pool
 
 Outcome = Literal["within", "tie-advances", "tie-organizer", "beyond", "no-pool", "outside"]
 

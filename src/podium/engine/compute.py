@@ -16,7 +16,8 @@ from podium.engine.errors import InputError, Problem
 from podium.engine.inputs import RawRow
 from podium.engine.messages import _
 from podium.engine.standings import Standings, Table, with_notes
-from podium.rules.schema import Rulebook, Stage
+from podium.rules.schema import Rulebook
+from podium.rules.schema.stages import Stage
 
 FORMAT_MODULES = {
     "timed-solve": "podium.engine.formats.timed",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from podium.engine.entries import Reason
 from podium.engine.messages import _
-from podium.rules.schema import AccompaniedUnder, BornOnOrBefore, Eligibility, MinAge
+from podium.rules.schema.registration import AccompaniedUnder, BornOnOrBefore, Eligibility, MinAge
 
 
 @dataclass(frozen=True, slots=True)

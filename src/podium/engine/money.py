@@ -20,7 +20,9 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from podium.engine.entries import Reason
 from podium.engine.messages import Value, _, ngettext
-from podium.rules.schema import Appeal, Cancellation, CancellationTier, Fee, Money
+from podium.rules.schema.common import Money
+from podium.rules.schema.discipline import Appeal
+from podium.rules.schema.registration import Cancellation, CancellationTier, Fee
 
 CENT = Decimal("0.01")
 

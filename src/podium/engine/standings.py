@@ -37,7 +37,9 @@ from podium.engine.ranking import (
     official_places,
     rank,
 )
-from podium.rules.schema import ChgkSeasonStage, HeadToHeadStage, Points, Rulebook, Stage
+from podium.rules.schema import Rulebook
+from podium.rules.schema.ranking import Points
+from podium.rules.schema.stages import ChgkSeasonStage, HeadToHeadStage, Stage
 
 
 class Explanation(Protocol):

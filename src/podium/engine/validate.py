@@ -10,7 +10,8 @@ from podium.engine import criteria as _criteria  # noqa: F401  (registers the cr
 from podium.engine.errors import Problem
 from podium.engine.messages import _
 from podium.engine.ranking import REGISTRY
-from podium.rules.schema import Rulebook, TeamSolveStage
+from podium.rules.schema import Rulebook
+from podium.rules.schema.stages import TeamSolveStage
 
 FORMAT_CRITERIA: dict[str, frozenset[str]] = {
     "timed-solve": frozenset({"finished", "time", "pieces"}),

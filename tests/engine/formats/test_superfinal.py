@@ -14,7 +14,7 @@ from podium.engine.formats.superfinal import discipline_at, tables, through_scor
 from podium.engine.inputs import RawRow
 from podium.engine.standings import Row, Table
 from podium.rules.loader import load, parse
-from podium.rules.schema import SuperfinalStage
+from podium.rules.schema.stages import SuperfinalStage
 
 BOOK = parse(
     """

@@ -2,7 +2,8 @@
 
 ``unfinished: {method: pieces-summed}`` is the World Jigsaw Puzzle Championship's team rule:
 teams that finished every puzzle by time, the rest by the pieces placed on all puzzles together.
-The default (``puzzles-done``) is the cz-jigsaw preset's rule and is tested in test_timed.py.
+The default (``puzzles-done``) is the cz-jigsaw preset's rule and is tested in
+test_timed_teams.py.
 """
 
 from __future__ import annotations

@@ -20,7 +20,8 @@ from podium.engine.inputs import RawRow
 from podium.engine.standings import Row
 from podium.engine.timing import parse_clock
 from podium.rules.loader import parse
-from podium.rules.schema import Rulebook, TimedSolveStage
+from podium.rules.schema import Rulebook
+from podium.rules.schema.stages import TimedSolveStage
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "jigsaw" / "wjpc2024-individual.json"
 

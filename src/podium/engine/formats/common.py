@@ -23,7 +23,8 @@ from podium.engine.inputs import (
 )
 from podium.engine.messages import Value
 from podium.engine.standings import Table, build_table
-from podium.rules.schema import Rulebook, Stage
+from podium.rules.schema import Rulebook
+from podium.rules.schema.stages import Stage
 
 
 class Scored(NamedTuple):

@@ -24,7 +24,9 @@ from podium.engine.formats.common import Scored, ScoreRow, single_result_tables
 from podium.engine.inputs import Competitor, RawRow, Reader
 from podium.engine.messages import MessageError, Value, _, reason_of, term
 from podium.engine.standings import Table
-from podium.rules.schema import Division, Divisions, GamesStage, Rulebook, Stage
+from podium.rules.schema import Rulebook
+from podium.rules.schema.classification import Division, Divisions
+from podium.rules.schema.stages import GamesStage, Stage
 
 MAX_GAME = 300
 GAME_SCORE = _("game score")  # what a bad game cell is said to be (made once, not per cell)

@@ -24,7 +24,8 @@ from podium.engine.errors import Problems
 from podium.engine.inputs import RawRow, Reader, columns_of, require_columns
 from podium.engine.messages import Line, Message, MessageError, Value, _
 from podium.engine.standings import Table, build_table
-from podium.rules.schema import HeadToHeadStage, Match, Rulebook, Stage
+from podium.rules.schema import Rulebook
+from podium.rules.schema.stages import HeadToHeadStage, Match, Stage
 
 COLUMNS = ("id", "round", "team1", "team2", "score1", "score2")
 

@@ -24,7 +24,8 @@ from podium.engine.errors import Problems
 from podium.engine.inputs import RawRow, Reader, columns_of, require_columns
 from podium.engine.messages import Line, Message, Span, Value, _
 from podium.engine.standings import Given, Row, Table, build_table
-from podium.rules.schema import Rulebook, Stage, SuperfinalStage
+from podium.rules.schema import Rulebook
+from podium.rules.schema.stages import Stage, SuperfinalStage
 
 DISCIPLINES = {"chgk": "chgk", "brainball": "brainball"}
 TAKEN = {"1": 1, "0": 0}

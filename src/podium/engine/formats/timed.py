@@ -28,7 +28,8 @@ from podium.engine.inputs import Competitor, RawRow, Reader
 from podium.engine.messages import Joined, MessageError, Value, _, ngettext
 from podium.engine.standings import Table
 from podium.engine.timing import format_clock, parse_clock
-from podium.rules.schema import Rulebook, Stage, TeamSolveStage, TimedSolveStage
+from podium.rules.schema import Rulebook
+from podium.rules.schema.stages import Stage, TeamSolveStage, TimedSolveStage
 
 
 def count_pieces(group_sizes: Sequence[int], min_group: int) -> int:

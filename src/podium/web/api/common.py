@@ -18,7 +18,7 @@ from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Field, Schema
 
-from podium.rules.schema import Stage
+from podium.rules.schema.stages import Stage
 from podium.web.api.auth import caller_token
 from podium.web.api.errors import ApiError
 from podium.web.api.schemas import Error

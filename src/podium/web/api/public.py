@@ -21,7 +21,7 @@ from django.utils.dateparse import parse_datetime
 from ninja import Path, Query, Router
 from ninja.renderers import JSONRenderer
 
-from podium.rules.schema import ChgkTourStage, Stage
+from podium.rules.schema.stages import ChgkTourStage, Stage
 from podium.web.api.auth import BearerToken, caller_token
 from podium.web.api.common import (
     MAX_ROUND,

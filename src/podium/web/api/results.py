@@ -27,7 +27,7 @@ from ninja import Header, Path, Query, Router, Status
 from podium.engine.errors import InputError
 from podium.engine.scoresheet import marks_of
 from podium.engine.tenpin import score_tokens
-from podium.rules.schema import GamesStage, HeadToHeadStage, Stage
+from podium.rules.schema.stages import GamesStage, HeadToHeadStage, Stage
 from podium.web.api.auth import BearerToken
 from podium.web.api.common import (
     MAX_ROUND,

@@ -18,8 +18,9 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from podium.engine.draws import lane_for_frame
-from podium.rules.schema import GamesStage, Rulebook
+from podium.engine.draws.lanes import lane_for_frame
+from podium.rules.schema import Rulebook
+from podium.rules.schema.stages import GamesStage
 from podium.web.models import Draw, Entry, Event, Result, Squad, Verification
 from podium.web.results.selectors.rows import current_results, of_round
 

@@ -29,7 +29,7 @@ from django.views.decorators.http import require_POST
 from podium.engine.errors import InputError
 from podium.engine.scoresheet import Sheet, marks_of, read_sheet
 from podium.engine.tenpin import FRAMES, score_tokens
-from podium.rules.schema import GamesStage
+from podium.rules.schema.stages import GamesStage
 from podium.web.bowling.forms import BlockForm, CorrectionForm, FramesForm
 from podium.web.bowling.selectors import (
     blocks_of,

@@ -25,7 +25,10 @@ from django.utils.translation import gettext as _
 
 from podium.engine import draws as engine
 from podium.engine.classification import is_domestic
-from podium.rules.schema import ChgkTourStage, GamesStage, Stage
+from podium.engine.draws.groups import Entrant, number_tables, split_groups
+from podium.engine.draws.lanes import american_schedule, lane_pairs
+from podium.engine.draws.leagues import battle_schedule, tour_hosts
+from podium.rules.schema.stages import ChgkTourStage, GamesStage, Stage
 from podium.web.kernel.audit import Actor, audit
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_organizer
@@ -86,22 +89,22 @@ def compute(kind: str, seed: str, inputs: dict[str, Any]) -> dict[str, Any]:
     outcome: dict[str, Any]
     if kind == "groups":
         people = [
-            engine.Entrant(
+            Entrant(
                 id=e["id"],
                 domestic=e["domestic"],
                 rating=Decimal(e["rating"]) if e.get("rating") is not None else None,
             )
             for e in inputs["entrants"]
         ]
-        groups = engine.split_groups(people, inputs["groups"], seed, inputs["balance_by"])
+        groups = split_groups(people, inputs["groups"], seed, inputs["balance_by"])
         outcome = {"groups": {g: list(groups.members(g)) for g in groups.groups}}
     elif kind == "tables":
-        tables = engine.number_tables(inputs["entrants"], seed, start=inputs["start"])
+        tables = number_tables(inputs["entrants"], seed, start=inputs["start"])
         outcome = {"tables": [[t, e] for t, e in tables.tables]}
     elif kind == "lanes":
         pairs = [(p[0], p[1]) for p in inputs["lane_pairs"]]
-        lanes = engine.lane_pairs(inputs["entrants"], pairs, seed, per_pair=inputs["per_pair"])
-        schedule = engine.american_schedule(lanes, inputs["blocks"])
+        lanes = lane_pairs(inputs["entrants"], pairs, seed, per_pair=inputs["per_pair"])
+        schedule = american_schedule(lanes, inputs["blocks"])
         outcome = {
             "seats": [[s.entrant, s.pair, s.side, s.order] for s in lanes.seats],
             "blocks": [
@@ -117,10 +120,10 @@ def compute(kind: str, seed: str, inputs: dict[str, Any]) -> dict[str, Any]:
             ],
         }
     elif kind == "tour-hosts":
-        hosts = engine.tour_hosts(inputs["entrants"], inputs["tours"], seed)
+        hosts = tour_hosts(inputs["entrants"], inputs["tours"], seed)
         outcome = {"hosts": [[tour, team] for tour, team in hosts.hosts]}
     elif kind == "battles":
-        schedule = engine.battle_schedule(
+        schedule = battle_schedule(
             inputs["teams"], seed, rounds=inputs["rounds"], stages=inputs["stages"]
         )
         fields = ("round", "day", "slot", "stage", "team1", "team2")

@@ -15,7 +15,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from podium.rules.schema import Category
+from podium.rules.schema.registration import Category
 from podium.web.files import fields as F
 from podium.web.kernel.text import TextForm
 from podium.web.kernel.texts import rt

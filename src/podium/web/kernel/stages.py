@@ -18,7 +18,8 @@ from collections.abc import Iterable
 
 from django.db.models import QuerySet
 
-from podium.rules.schema import ChgkTourStage, Rulebook, Stage, SuperfinalStage
+from podium.rules.schema import Rulebook
+from podium.rules.schema.stages import ChgkTourStage, Stage, SuperfinalStage
 from podium.web.models import Entry, Event, Round
 
 

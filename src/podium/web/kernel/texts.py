@@ -30,7 +30,8 @@ from podium.engine.entries import Reason
 from podium.engine.errors import Problem
 from podium.engine.messages import Message, Value, from_data, ordinal, reason_of, render, to_data
 from podium.engine.standings import Row, points_decimals
-from podium.rules.schema import Rulebook, Stage
+from podium.rules.schema import Rulebook
+from podium.rules.schema.stages import Stage
 
 
 def rt(text: str | None) -> str:

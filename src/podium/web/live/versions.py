@@ -37,7 +37,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Max
 
-from podium.rules.schema import ChgkSeasonStage, Stage
+from podium.rules.schema.stages import ChgkSeasonStage, Stage
 from podium.web.live.cache import is_down
 from podium.web.models import AuditEntry
 

@@ -16,7 +16,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from podium.rules.schema import Stage
+from podium.rules.schema.stages import Stage
 from podium.web.kernel.keyed import KeyedForm
 from podium.web.kernel.text import TextForm, limit
 from podium.web.models import Signal

@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import Q
 from django.urls import reverse
 
-from podium.rules.schema import ChgkSeasonStage, Stage
+from podium.rules.schema.stages import ChgkSeasonStage, Stage
 from podium.web.kernel.mail import send, site_url
 from podium.web.kernel.texts import rt
 from podium.web.models import Entry, Event, Result

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django import template
 
-from podium.rules.schema import GamesStage
+from podium.rules.schema.stages import GamesStage
 from podium.web.models import Event, Squad
 from podium.web.standings.selectors.charts import Chart, squad_chart
 

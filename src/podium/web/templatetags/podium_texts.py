@@ -15,7 +15,7 @@ from typing import Any
 from django import template
 
 from podium.engine.entries import Reason
-from podium.rules.schema import Stage
+from podium.rules.schema.stages import Stage
 from podium.web.kernel import texts
 from podium.web.templatetags import podium_rows
 

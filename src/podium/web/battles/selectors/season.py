@@ -29,10 +29,10 @@ from typing import Any
 
 from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
-from podium.engine.formats.chgk import PLAYOFF
+from podium.engine.formats.chgk.season import PLAYOFF
 from podium.engine.inputs import RawRow
 from podium.engine.standings import Row, Standings
-from podium.rules.schema import ChgkSeasonStage, HeadToHeadStage, Stage, SuperfinalStage
+from podium.rules.schema.stages import ChgkSeasonStage, HeadToHeadStage, Stage, SuperfinalStage
 from podium.web.disputes.selectors.rulings import Notes
 from podium.web.kernel.stages import stage_entries
 from podium.web.kernel.texts import shown_value

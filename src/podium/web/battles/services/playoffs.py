@@ -38,7 +38,7 @@ from django.utils.translation import gettext as _
 
 from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
-from podium.rules.schema import ChgkSeasonStage
+from podium.rules.schema.stages import ChgkSeasonStage
 from podium.web.battles.selectors.season import (
     PlayoffTeam,
     StillTied,

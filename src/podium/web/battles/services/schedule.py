@@ -5,7 +5,7 @@ Vocabulary:
   algorithm, the inputs (the teams by entry number, the rounds of the league, the stages played
   at once) and the outcome (the bouts), so ``schedule_compute`` gives it again from the seed.
 - bout: one battle of the schedule — round of the league, matchday, time slot of the day,
-  stage (1 or 2) and the two teams (``podium.engine.draws.Bout``).
+  stage (1 or 2) and the two teams (``podium.engine.draws.leagues.Bout``).
 - re-draw: a new schedule replacing the current one (the newest draw is current). Allowed
   only while no battle of the stage is recorded, since a recorded battle was played to the
   current schedule.
@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from podium.rules.schema import HeadToHeadStage
+from podium.rules.schema.stages import HeadToHeadStage
 from podium.web.draws.services import SEED_MAX, compute, draw_store, new_seed
 from podium.web.kernel.audit import Actor, audit
 from podium.web.kernel.refusals import Refused

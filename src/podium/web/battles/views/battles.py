@@ -32,7 +32,7 @@ from django.views.decorators.http import require_POST
 
 from podium.engine.errors import InputError
 from podium.engine.formats.superfinal import Course, discipline_at, regular_count, through_score
-from podium.rules.schema import HeadToHeadStage, Stage, SuperfinalStage
+from podium.rules.schema.stages import HeadToHeadStage, Stage, SuperfinalStage
 from podium.web.battles.forms.battles import AnswerForm, BattleCorrectionForm, BattleForm
 from podium.web.kernel.lookup import event_for
 from podium.web.kernel.refusals import Refused, refuse_on

@@ -28,7 +28,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from podium.rules.schema import ChgkSeasonStage, HeadToHeadStage
+from podium.rules.schema.stages import ChgkSeasonStage, HeadToHeadStage
 from podium.web.battles.forms.season import (
     ExtraForm,
     MatchForm,

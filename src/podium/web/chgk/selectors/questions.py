@@ -58,7 +58,8 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
-from podium.rules.schema import Duty, Stage
+from podium.rules.schema.discipline import Duty
+from podium.rules.schema.stages import Stage
 from podium.web.disputes.selectors.appeals import member_of
 from podium.web.kernel.roles import is_staff
 from podium.web.kernel.stages import has_calendar

@@ -18,7 +18,7 @@ from django.utils.dateparse import parse_datetime
 
 from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
-from podium.rules.schema import ChgkTourStage
+from podium.rules.schema.stages import ChgkTourStage
 from podium.web.kernel.stages import rounds_of
 from podium.web.models import Event, Publication
 from podium.web.readers.rating import result_item

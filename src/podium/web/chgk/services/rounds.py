@@ -18,7 +18,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from podium.rules.schema import ChgkTourStage, Stage
+from podium.rules.schema.stages import ChgkTourStage, Stage
 from podium.web.kernel.audit import audit
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_organizer

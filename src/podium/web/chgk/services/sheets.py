@@ -32,7 +32,7 @@ from podium.engine.compare import mask_differences
 from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
 from podium.engine.messages import relabel
-from podium.rules.schema import ChgkTourStage
+from podium.rules.schema.stages import ChgkTourStage
 from podium.web.kernel.audit import audit
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_staff

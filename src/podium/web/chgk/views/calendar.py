@@ -29,7 +29,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from podium.rules.schema import ChgkTourStage, Stage
+from podium.rules.schema.stages import ChgkTourStage, Stage
 from podium.web.chgk.forms.tours import TourForm, TourLengthForm
 from podium.web.chgk.services.rounds import round_add, round_questions_set
 from podium.web.draws.selectors import event_draws

@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from podium.rules.schema import ChgkTourStage
+from podium.rules.schema.stages import ChgkTourStage
 from podium.web.chgk.forms.tours import SheetForm, mask_field
 from podium.web.chgk.services.sheets import (
     CheckedSheet,

@@ -23,8 +23,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from podium.rules.schema import Appeal as AppealRule
-from podium.rules.schema import Stage
+from podium.rules.schema.discipline import Appeal as AppealRule
+from podium.rules.schema.stages import Stage
 from podium.web.disputes.selectors.anonymity import disputed_questions
 from podium.web.models import Appeal, Entry, EntryMember, Event, EventRole, Verdict
 from podium.web.results.selectors.clock import rounds_ended_at

@@ -32,7 +32,7 @@ from django.db.models import Q
 from django.utils import formats
 from django.utils.translation import gettext as _
 
-from podium.rules.schema import Fee
+from podium.rules.schema.registration import Fee
 from podium.web.disputes.selectors.rulings import effects_of, middle_tour
 from podium.web.kernel.text import name_key
 from podium.web.models import Ban, Entry, EntryMember, Event, Person, Round, Sanction, Withdrawal

@@ -39,7 +39,8 @@ from django.utils import timezone
 from podium.engine.entries import Reason
 from podium.engine.inputs import RawRow
 from podium.engine.messages import Message, Value, _, ngettext
-from podium.rules.schema import Rulebook, Stage
+from podium.rules.schema import Rulebook
+from podium.rules.schema.stages import Stage
 from podium.web.models import Appeal, Entry, Event, Round, Sanction, Verdict, Withdrawal
 
 Notes = dict[str, list[Reason]]

@@ -28,8 +28,8 @@ from django.db.models import Max
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from podium.rules.schema import Appeal as AppealRule
-from podium.rules.schema import ChgkTourStage, Stage
+from podium.rules.schema.discipline import Appeal as AppealRule
+from podium.rules.schema.stages import ChgkTourStage, Stage
 from podium.web.disputes.selectors.appeals import (
     appeal_rule,
     filing_closes,

@@ -27,7 +27,7 @@ from django.db.models import Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from podium.rules.schema import Sanction as SanctionRule
+from podium.rules.schema.discipline import Sanction as SanctionRule
 from podium.web.disputes.selectors.discipline import (
     active_bans,
     ban_until,

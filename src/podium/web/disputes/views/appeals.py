@@ -30,8 +30,8 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from podium.rules.schema import Appeal as AppealRule
-from podium.rules.schema import Stage
+from podium.rules.schema.discipline import Appeal as AppealRule
+from podium.rules.schema.stages import Stage
 from podium.web.disputes.forms.appeals import AppealForm, JuryAppointForm
 from podium.web.disputes.selectors.appeals import (
     decided,

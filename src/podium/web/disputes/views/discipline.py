@@ -34,8 +34,9 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from podium.rules.schema import Fee, Stage
-from podium.rules.schema import Sanction as SanctionRule
+from podium.rules.schema.discipline import Sanction as SanctionRule
+from podium.rules.schema.registration import Fee
+from podium.rules.schema.stages import Stage
 from podium.web.disputes.forms.discipline import (
     CHGK,
     OTHER_TEAM,

@@ -34,9 +34,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from podium.rules.schema import Appeal as AppealRule
-from podium.rules.schema import GamesStage
-from podium.rules.schema import Sanction as SanctionRule
+from podium.rules.schema.discipline import Appeal as AppealRule
+from podium.rules.schema.discipline import Sanction as SanctionRule
+from podium.rules.schema.stages import GamesStage
 from podium.web.bowling.selectors import games_stages, total_of
 from podium.web.disputes.forms.protests import (
     DecisionForm,

@@ -26,7 +26,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from podium.rules.schema import Stage
+from podium.rules.schema.stages import Stage
 from podium.web.files.selectors.printout import marks_text
 from podium.web.kernel.text import search_text
 from podium.web.kernel.texts import rt, score_text, table_title

@@ -18,7 +18,21 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from podium.rules import schema as s
+from podium.rules.schema import Rulebook
+from podium.rules.schema.common import Rule
+from podium.rules.schema.discipline import Effect
+from podium.rules.schema.ranking import Advancement, Prizes
+from podium.rules.schema.registration import BornOnOrBefore, Category, Eligibility, MinAge
+from podium.rules.schema.stages import (
+    ChgkSeasonStage,
+    ChgkTourStage,
+    GamesStage,
+    HeadToHeadStage,
+    Stage,
+    SuperfinalStage,
+    TeamSolveStage,
+    TimedSolveStage,
+)
 from podium.web.kernel.texts import money, rt
 
 
@@ -39,7 +53,7 @@ class RuleSection:
     interpretation: str | None = None
 
 
-def _line(text: str, rule: s.Rule | None = None, clause: str | None = None) -> RuleLine:
+def _line(text: str, rule: Rule | None = None, clause: str | None = None) -> RuleLine:
     return RuleLine(
         text,
         clause or (rule.clause if rule is not None else None),
@@ -63,7 +77,7 @@ def _days(n: int) -> str:
     return ngettext("%(n)d day", "%(n)d days", n) % {"n": n}
 
 
-def _entrants(category: s.Category, cap: int | None) -> RuleLine:
+def _entrants(category: Category, cap: int | None) -> RuleLine:
     e = category.entrants
     if e.kind == "individual":
         text = (
@@ -124,14 +138,14 @@ def _entrants(category: s.Category, cap: int | None) -> RuleLine:
     return line
 
 
-def _eligibility(rule: s.Eligibility, event_day: dt.date | None) -> RuleLine:
-    if isinstance(rule, s.MinAge):
+def _eligibility(rule: Eligibility, event_day: dt.date | None) -> RuleLine:
+    if isinstance(rule, MinAge):
         if rule.on == "event-day":
             text = _("Entrants must be at least %(age)d years old on the day of the event.")
         else:
             text = _("Entrants must be at least %(age)d years old on %(date)s.")
         return _line(text % {"age": rule.age, "date": _date_or(rule.on)}, rule)
-    if isinstance(rule, s.BornOnOrBefore):
+    if isinstance(rule, BornOnOrBefore):
         return _line(
             _("Entrants must be born on or before %(date)s.") % {"date": _date(rule.date)}, rule
         )
@@ -154,7 +168,7 @@ def _channel(key: str) -> str:
     return labels.get(key, key)
 
 
-def _registration(rulebook: s.Rulebook) -> RuleSection:
+def _registration(rulebook: Rulebook) -> RuleSection:
     reg = rulebook.registration
     section = RuleSection("registration", _("Registration"), clause=reg.clause)
     section.interpretation = reg.interpretation
@@ -199,7 +213,7 @@ def _registration(rulebook: s.Rulebook) -> RuleSection:
     return section
 
 
-def _classification(rulebook: s.Rulebook) -> RuleSection | None:
+def _classification(rulebook: Rulebook) -> RuleSection | None:
     c = rulebook.classification
     if not (c.domestic or c.already_qualified or c.unscored or c.ineligible):
         return None
@@ -244,7 +258,7 @@ def _country(code: str) -> str:
     return names.get(code, code)
 
 
-def _divisions(rulebook: s.Rulebook) -> RuleSection | None:
+def _divisions(rulebook: Rulebook) -> RuleSection | None:
     d = rulebook.divisions
     if d is None:
         return None
@@ -280,7 +294,7 @@ def _divisions(rulebook: s.Rulebook) -> RuleSection | None:
     return section
 
 
-def _money(rulebook: s.Rulebook) -> RuleSection | None:
+def _money(rulebook: Rulebook) -> RuleSection | None:
     if not rulebook.fees and rulebook.cancellation is None:
         return None
     section = RuleSection("fees", _("Fees and cancellations"))
@@ -328,7 +342,7 @@ def _money(rulebook: s.Rulebook) -> RuleSection | None:
     return section
 
 
-def _desk(rulebook: s.Rulebook) -> RuleSection | None:
+def _desk(rulebook: Rulebook) -> RuleSection | None:
     if rulebook.check_in is None and rulebook.no_show is None:
         return None
     section = RuleSection("desk", _("Check-in and no-shows"))
@@ -389,7 +403,7 @@ def _criterion(key: str) -> str:
     return labels.get(key, key)
 
 
-def _format_lines(stage: s.Stage, rulebook: s.Rulebook) -> list[RuleLine]:
+def _format_lines(stage: Stage, rulebook: Rulebook) -> list[RuleLine]:
     lines: list[RuleLine] = []
     if stage.groups:
         lines.append(
@@ -398,8 +412,8 @@ def _format_lines(stage: s.Stage, rulebook: s.Rulebook) -> list[RuleLine]:
                 % {"groups": ", ".join(stage.groups)}
             )
         )
-    if isinstance(stage, s.TimedSolveStage | s.TeamSolveStage):
-        if isinstance(stage, s.TimedSolveStage):
+    if isinstance(stage, TimedSolveStage | TeamSolveStage):
+        if isinstance(stage, TimedSolveStage):
             text = _("One puzzle of %(pieces)d pieces; time limit %(time)s.") % {
                 "pieces": stage.pieces,
                 "time": _minutes(stage.time_limit_min),
@@ -432,13 +446,13 @@ def _format_lines(stage: s.Stage, rulebook: s.Rulebook) -> list[RuleLine]:
                 "count."
             )
         lines.append(_line(text % {"n": pc.size}, pc))
-        if isinstance(stage, s.TimedSolveStage) and stage.compensation is not None:
+        if isinstance(stage, TimedSolveStage) and stage.compensation is not None:
             text = _(
                 "Time lost through no fault of the competitor (a faulty puzzle replaced) is "
                 "given back and taken off the time."
             )
             lines.append(_line(text, stage.compensation))
-    elif isinstance(stage, s.GamesStage):
+    elif isinstance(stage, GamesStage):
         text = ngettext("%(n)d game", "%(n)d games", stage.games) % {"n": stage.games}
         if stage.blocks:
             text = _("%(games)s in blocks of %(blocks)s.") % {
@@ -456,7 +470,7 @@ def _format_lines(stage: s.Stage, rulebook: s.Rulebook) -> list[RuleLine]:
             lines.append(
                 _line(_("Lane pairs are drawn; players move between blocks."), stage.lanes)
             )
-    elif isinstance(stage, s.ChgkTourStage):
+    elif isinstance(stage, ChgkTourStage):
         text = ngettext(
             "A tour of %(n)d question.", "A tour of %(n)d questions.", stage.questions
         ) % {"n": stage.questions}
@@ -465,7 +479,7 @@ def _format_lines(stage: s.Stage, rulebook: s.Rulebook) -> list[RuleLine]:
                 "A tour of %(n)d questions unless its masks give another length, up to %(max)d."
             ) % {"n": stage.questions, "max": stage.max_questions}
         lines.append(RuleLine(text))
-    elif isinstance(stage, s.ChgkSeasonStage):
+    elif isinstance(stage, ChgkSeasonStage):
         tour = rulebook.stage(stage.tour)
         lines.append(RuleLine(_("Adds up every %(tour)s.") % {"tour": rt(tour.title)}))
         lines.append(
@@ -474,7 +488,7 @@ def _format_lines(stage: s.Stage, rulebook: s.Rulebook) -> list[RuleLine]:
                 stage.absent_clause,
             )
         )
-    elif isinstance(stage, s.HeadToHeadStage):
+    elif isinstance(stage, HeadToHeadStage):
         m = stage.match
         text = ngettext(
             "Battles of %(n)d question between two teams",
@@ -497,7 +511,7 @@ def _format_lines(stage: s.Stage, rulebook: s.Rulebook) -> list[RuleLine]:
             "loss": n(m.loss, use_l10n=True),
         }
         lines.append(_line(text, m))
-    elif isinstance(stage, s.SuperfinalStage):
+    elif isinstance(stage, SuperfinalStage):
         names = {"chgk": _("ChGK"), "brainball": _("Brainball")}
         parts = [
             ngettext("%(n)d %(kind)s question", "%(n)d %(kind)s questions", count)
@@ -515,7 +529,7 @@ def _format_lines(stage: s.Stage, rulebook: s.Rulebook) -> list[RuleLine]:
     return lines
 
 
-def _recording(stage: s.Stage) -> list[RuleLine]:
+def _recording(stage: Stage) -> list[RuleLine]:
     """How a result becomes official, and when the stage's results are published."""
     rec, pub = stage.recording, stage.publication
     lines = []
@@ -545,7 +559,7 @@ def _recording(stage: s.Stage) -> list[RuleLine]:
     return lines
 
 
-def _stage(stage: s.Stage, rulebook: s.Rulebook) -> RuleSection:
+def _stage(stage: Stage, rulebook: Rulebook) -> RuleSection:
     section = RuleSection(f"stage-{stage.key}", rt(stage.title), clause=stage.clause)
     section.interpretation = stage.interpretation
     section.lines.extend(_format_lines(stage, rulebook))
@@ -589,7 +603,7 @@ def _stage(stage: s.Stage, rulebook: s.Rulebook) -> RuleSection:
     return section
 
 
-def _advancement(adv: s.Advancement, rulebook: s.Rulebook) -> RuleLine:
+def _advancement(adv: Advancement, rulebook: Rulebook) -> RuleLine:
     target = adv.to
     if target:
         with contextlib.suppress(KeyError):
@@ -621,7 +635,7 @@ def _advancement(adv: s.Advancement, rulebook: s.Rulebook) -> RuleLine:
     return line
 
 
-def _prizes(prizes: s.Prizes) -> RuleLine:
+def _prizes(prizes: Prizes) -> RuleLine:
     # Not a plural: "place 1" and "places 1 to n" are two sentences (in Russian the plural
     # form of 1 also serves 21, which would read "a prize for place 21").
     if prizes.places == 1:
@@ -633,7 +647,7 @@ def _prizes(prizes: s.Prizes) -> RuleLine:
     return _line(text, prizes)
 
 
-def _appeals(rulebook: s.Rulebook) -> RuleSection | None:
+def _appeals(rulebook: Rulebook) -> RuleSection | None:
     if not rulebook.appeals:
         return None
     section = RuleSection("appeals", _("Protests and appeals"))
@@ -700,7 +714,7 @@ def _appeals(rulebook: s.Rulebook) -> RuleSection | None:
     return section
 
 
-def _effect(e: s.Effect) -> RuleLine:
+def _effect(e: Effect) -> RuleLine:
     texts = {
         "tour-result-zero": _("the team's result in the tour counts as 0"),
         "battle-loss": _("the battle is recorded as a loss %(score)s"),
@@ -722,7 +736,7 @@ def _effect(e: s.Effect) -> RuleLine:
     return _line(text, e)
 
 
-def _sanctions(rulebook: s.Rulebook) -> RuleSection | None:
+def _sanctions(rulebook: Rulebook) -> RuleSection | None:
     if not rulebook.sanctions:
         return None
     section = RuleSection("sanctions", _("Sanctions"))
@@ -733,7 +747,7 @@ def _sanctions(rulebook: s.Rulebook) -> RuleSection | None:
     return section
 
 
-def _duties(rulebook: s.Rulebook) -> RuleSection | None:
+def _duties(rulebook: Rulebook) -> RuleSection | None:
     if not rulebook.duties:
         return None
     section = RuleSection("duties", _("Duties"))
@@ -750,7 +764,7 @@ def _duties(rulebook: s.Rulebook) -> RuleSection | None:
     return section
 
 
-def rules_sections(rulebook: s.Rulebook) -> list[RuleSection]:
+def rules_sections(rulebook: Rulebook) -> list[RuleSection]:
     """The rulebook as readable sections, every sentence with its clause."""
     sections: list[RuleSection] = []
     entrants = RuleSection("entrants", _("Categories and entrants"))

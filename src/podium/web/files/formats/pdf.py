@@ -22,7 +22,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from weasyprint import HTML, URLFetcher
 
-from podium.rules.schema import Stage
+from podium.rules.schema.stages import Stage
 from podium.web.files.formats.cells import as_of_text
 from podium.web.files.selectors.diplomas import DiplomaSet
 from podium.web.files.selectors.exports import Document

@@ -25,7 +25,7 @@ from typing import Any
 
 from django.utils.translation import pgettext
 
-from podium.rules.schema import Stage
+from podium.rules.schema.stages import Stage
 from podium.web.kernel.texts import place_ordinal, table_title
 from podium.web.models import Entry, Event, Publication
 from podium.web.registration.selectors.entries import roster

@@ -27,7 +27,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from podium.engine.standings import points_decimals
-from podium.rules.schema import Stage
+from podium.rules.schema.stages import Stage
 from podium.web.files.selectors.printout import marks_text, printout
 from podium.web.kernel.stages import has_calendar
 from podium.web.kernel.texts import points_shown, reason_text, rt, score_text, table_title

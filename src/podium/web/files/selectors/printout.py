@@ -23,7 +23,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from podium.rules.schema import Stage
+from podium.rules.schema.stages import Stage
 from podium.web.kernel.texts import reason_text, score_text, table_title
 from podium.web.models import EntryMember, Event
 

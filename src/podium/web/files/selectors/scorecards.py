@@ -24,7 +24,13 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from podium.rules.schema import ChgkTourStage, GamesStage, Stage, TeamSolveStage, TimedSolveStage
+from podium.rules.schema.stages import (
+    ChgkTourStage,
+    GamesStage,
+    Stage,
+    TeamSolveStage,
+    TimedSolveStage,
+)
 from podium.web.files.selectors.exports import Column, Document, Sheet
 from podium.web.files.selectors.lists import starting_lanes
 from podium.web.kernel.stages import round_numbers, stage_entries

@@ -26,7 +26,7 @@ from django.urls import path, register_converter
 from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
 
-from podium.rules.schema import Stage
+from podium.rules.schema.stages import Stage
 from podium.web.draws.selectors import lanes_draw
 from podium.web.files.formats import CONTENT_TYPES, FORMATS
 from podium.web.files.formats.csv import write_csv

@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from podium.rules.schema import ChgkTourStage, Stage
+from podium.rules.schema.stages import ChgkTourStage, Stage
 from podium.web.chgk.selectors.rating import rating_results, season_rating, visible_moment
 from podium.web.files.forms import ConfirmForm, MappingForm, RoundUploadForm, UploadForm
 from podium.web.files.services.imports import (

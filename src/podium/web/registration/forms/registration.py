@@ -16,7 +16,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from podium.rules.schema import AccompaniedUnder, Category, Rulebook
+from podium.rules.schema import Rulebook
+from podium.rules.schema.registration import AccompaniedUnder, Category
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.text import TextForm, limit
 from podium.web.models import Entry, Person, Squad

@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Prefetch, Q, QuerySet
 
-from podium.rules.schema import Category
+from podium.rules.schema.registration import Category
 from podium.web.models import Entry, EntryMember, Event, Squad
 
 

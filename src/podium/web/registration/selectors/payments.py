@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from podium.engine.money import fee_amount
-from podium.rules.schema import Fee, Money
+from podium.rules.schema.common import Money
+from podium.rules.schema.registration import Fee
 from podium.web.models import Entry, Event, Payment
 
 

@@ -33,7 +33,7 @@ from django.utils.translation import ngettext
 from podium.engine import eligibility, money
 from podium.engine.entries import Reason
 from podium.engine.formats.games import assign_division
-from podium.rules.schema import Category, Fee
+from podium.rules.schema.registration import Category, Fee
 from podium.web.disputes.services.discipline import ban_refusal
 from podium.web.kernel.audit import Actor, audit
 from podium.web.kernel.refusals import Refused

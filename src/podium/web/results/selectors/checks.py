@@ -24,7 +24,7 @@ from django.db.models import prefetch_related_objects
 from django.utils.translation import gettext as _
 
 from podium.engine.compare import mask_differences
-from podium.rules.schema import Stage
+from podium.rules.schema.stages import Stage
 from podium.web.kernel.roles import HEAD
 from podium.web.kernel.stages import round_numbers
 from podium.web.models import Agreement, Event, EventRole, Result, SecondEntry

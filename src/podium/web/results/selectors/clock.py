@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from podium.engine.clock import RoundClock
 from podium.engine.timing import format_clock
-from podium.rules.schema import Stage, TeamSolveStage, TimedSolveStage
+from podium.rules.schema.stages import Stage, TeamSolveStage, TimedSolveStage
 from podium.web.kernel.stages import has_calendar
 from podium.web.kernel.texts import rt
 from podium.web.models import Entry, Event, Result, Round, Signal

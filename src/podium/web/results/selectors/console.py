@@ -26,7 +26,7 @@ from podium.engine.clock import RoundClock
 from podium.engine.errors import InputError
 from podium.engine.teamflow import TeamTable
 from podium.engine.timing import format_clock
-from podium.rules.schema import Stage, TeamSolveStage
+from podium.rules.schema.stages import Stage, TeamSolveStage
 from podium.web.kernel.stages import stage_entries
 from podium.web.kernel.texts import shown_value
 from podium.web.models import Agreement, Entry, Event, Result, SecondEntry, Verification

@@ -32,10 +32,10 @@ from django.utils import timezone
 
 from podium.engine.compute import compute_standings
 from podium.engine.document import standings_data
-from podium.engine.formats.chgk import PLAYOFF
+from podium.engine.formats.chgk.season import PLAYOFF
 from podium.engine.inputs import RawRow
 from podium.engine.standings import Standings
-from podium.rules.schema import ChgkSeasonStage, Stage
+from podium.rules.schema.stages import ChgkSeasonStage, Stage
 from podium.web.disputes.selectors.anonymity import blind_rows
 from podium.web.disputes.selectors.rulings import (
     Notes,

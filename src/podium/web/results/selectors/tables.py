@@ -9,7 +9,7 @@ Vocabulary:
 from __future__ import annotations
 
 from podium.engine.teamflow import Step, TeamTable, replay
-from podium.rules.schema import TeamSolveStage
+from podium.rules.schema.stages import TeamSolveStage
 from podium.web.models import Entry, Event, TableStep
 
 

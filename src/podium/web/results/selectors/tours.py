@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from django.utils.translation import gettext as _
 
-from podium.rules.schema import ChgkTourStage, Stage
+from podium.rules.schema.stages import ChgkTourStage, Stage
 from podium.web.models import Event, Round
 from podium.web.results.selectors.rows import current_by_round
 

@@ -31,7 +31,7 @@ from podium.engine.clock import ClockError
 from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
 from podium.engine.timing import parse_clock
-from podium.rules.schema import ChgkTourStage, Stage, TeamSolveStage
+from podium.rules.schema.stages import ChgkTourStage, Stage, TeamSolveStage
 from podium.web.disputes.services.discipline import admission_refusal
 from podium.web.kernel.audit import audit
 from podium.web.kernel.refusals import Refused

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from podium.engine.teamflow import FlowError, Step, TeamTable
-from podium.rules.schema import TeamSolveStage
+from podium.rules.schema.stages import TeamSolveStage
 from podium.web.kernel.audit import audit
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_staff

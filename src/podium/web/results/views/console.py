@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
-from podium.rules.schema import Stage
+from podium.rules.schema.stages import Stage
 from podium.web.kernel.keyed import KeyedForm
 from podium.web.kernel.lookup import event_for
 from podium.web.kernel.refusals import Refused, refusal_text

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from podium.rules.schema import Stage
+from podium.rules.schema.stages import Stage
 from podium.web.files.selectors.scorecards import has_scorecards
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.roles import is_head_referee

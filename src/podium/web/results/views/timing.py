@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from podium.engine.formats.timed import count_pieces
-from podium.rules.schema import TeamSolveStage
+from podium.rules.schema.stages import TeamSolveStage
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.results.forms import ClockForm, FinishForm, PiecesForm, StepForm
 from podium.web.results.services.clock import result_finish, round_end, round_start

@@ -43,15 +43,15 @@ from django.utils.translation import ngettext
 
 from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
-from podium.engine.formats.chgk import PLAYOFF
+from podium.engine.formats.chgk.season import PLAYOFF
 from podium.engine.inputs import RawRow
 from podium.engine.timing import format_clock
-from podium.rules.schema import (
+from podium.rules.schema import Rulebook
+from podium.rules.schema.ranking import Pool
+from podium.rules.schema.stages import (
     ChgkSeasonStage,
     ChgkTourStage,
     GamesStage,
-    Pool,
-    Rulebook,
     Stage,
     TeamSolveStage,
     TimedSolveStage,

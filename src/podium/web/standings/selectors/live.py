@@ -20,7 +20,7 @@ from typing import Any
 
 from django.core.cache import cache
 
-from podium.rules.schema import Stage
+from podium.rules.schema.stages import Stage
 from podium.web.live import flight
 from podium.web.models import Event
 from podium.web.standings.selectors.standings import RoundTables, round_tables

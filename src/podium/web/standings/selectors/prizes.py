@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from podium.rules.schema import Stage
+from podium.rules.schema.stages import Stage
 from podium.web.models import Event
 from podium.web.standings.selectors.standings import RoundTables, round_tables
 

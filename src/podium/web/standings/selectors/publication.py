@@ -25,7 +25,8 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-from podium.rules.schema import Appeal, ChgkSeasonStage, Stage, SuperfinalStage
+from podium.rules.schema.discipline import Appeal
+from podium.rules.schema.stages import ChgkSeasonStage, Stage, SuperfinalStage
 from podium.web.disputes.selectors.appeals import open_on_round
 from podium.web.kernel.stages import round_numbers
 from podium.web.kernel.texts import reason_text

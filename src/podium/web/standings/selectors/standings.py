@@ -30,7 +30,8 @@ from podium.engine.collector import paused_gc
 from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
 from podium.engine.standings import Table
-from podium.rules.schema import ChgkSeasonStage, Pool, Stage
+from podium.rules.schema.ranking import Pool
+from podium.rules.schema.stages import ChgkSeasonStage, Stage
 from podium.web.kernel.stages import has_calendar, rounds_of
 from podium.web.kernel.texts import page_row, problem_text
 from podium.web.models import (

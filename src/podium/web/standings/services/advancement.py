@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from podium.rules.schema import Stage, SuperfinalStage
+from podium.rules.schema.stages import Stage, SuperfinalStage
 from podium.web.kernel.audit import audit
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_organizer

@@ -20,7 +20,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from podium.engine.errors import InputError
-from podium.rules.schema import ChgkSeasonStage, Stage
+from podium.rules.schema.stages import ChgkSeasonStage, Stage
 from podium.web.kernel.audit import audit
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_organizer

@@ -36,7 +36,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 
-from podium.rules.schema import Stage
+from podium.rules.schema.stages import Stage
 from podium.web.disputes.selectors.appeals import published_verdicts
 from podium.web.events.selectors.competitors import name_search
 from podium.web.kernel.languages import speak_event_language

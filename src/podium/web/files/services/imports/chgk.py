@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from podium.rules.schema import ChgkTourStage, Stage
+from podium.rules.schema.stages import ChgkTourStage, Stage
 from podium.web.chgk.services.rounds import round_questions_follow
 from podium.web.chgk.services.sheets import SheetRefused, tour_sheet_record
 from podium.web.files.services.imports.common import (

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from podium.engine import eligibility
-from podium.rules.schema import Category
+from podium.rules.schema.registration import Category
 from podium.web.files import fields as F
 from podium.web.files.services.imports.common import (
     Checked,

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
-from podium.rules.schema import Stage
+from podium.rules.schema.stages import Stage
 from podium.web.chgk.services.rounds import round_questions_follow
 from podium.web.files.services.imports.common import (
     ACTIONS,
