@@ -18,12 +18,10 @@ from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Field, Schema
 
-from podium.rules.schema.stages import Stage
 from podium.web.api.auth import caller_token
 from podium.web.api.errors import ApiError
 from podium.web.api.schemas import Error
 from podium.web.kernel.roles import is_staff
-from podium.web.kernel.stages import has_calendar, rounds_of
 from podium.web.models import ApiToken, Event
 
 DEFAULT_LIMIT = 50
@@ -80,17 +78,3 @@ def write_event(request: HttpRequest, slug: str) -> tuple[Event, ApiToken]:
             _("The user this API token acts as is no longer a referee or organizer here."),
         )
     return event, token
-
-
-def stage_of(event: Event, key: str) -> Stage:
-    try:
-        return event.rulebook.stage(key)
-    except KeyError:
-        raise Http404 from None
-
-
-def check_round(event: Event, stage: Stage, round: int) -> None:
-    """A round the stage has: one on the calendar (ChGK tours), else round 1 only."""
-    known = [r.number for r in rounds_of(event, stage)] if has_calendar(stage) else [1]
-    if round not in known:
-        raise Http404

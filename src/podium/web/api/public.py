@@ -28,11 +28,9 @@ from podium.web.api.common import (
     OPTIONAL_TOKEN,
     READ_ERRORS,
     Paging,
-    check_round,
     page,
     read_event,
     staff_token,
-    stage_of,
 )
 from podium.web.api.schemas import (
     EntryPage,
@@ -41,7 +39,7 @@ from podium.web.api.schemas import (
     StageOut,
     StandingsOut,
 )
-from podium.web.kernel.lookup import public_events
+from podium.web.kernel.lookup import public_events, round_or_404, stage_or_404
 from podium.web.kernel.stages import has_calendar, rounds_of, stage_entries
 from podium.web.live import polls
 from podium.web.live.versions import stage_tag
@@ -162,7 +160,7 @@ def stages_list(request: HttpRequest, slug: str) -> Any:
 )  # fmt: skip
 def stage_get(request: HttpRequest, slug: str, stage: str) -> Any:
     event, staff = read_event(request, slug)
-    return stage_out(event, stage_of(event, stage), staff)
+    return stage_out(event, stage_or_404(event, stage), staff)
 
 
 @router.get(
@@ -194,7 +192,7 @@ def entries_list(
 )  # fmt: skip
 def stage_entries_list(request: HttpRequest, slug: str, stage: str, paging: Query[Paging]) -> Any:
     event, _staff = read_event(request, slug)
-    count, items = page(_listed(stage_entries(event, stage_of(event, stage))), paging)
+    count, items = page(_listed(stage_entries(event, stage_or_404(event, stage))), paging)
     return {
         "count": count,
         "limit": paging.limit,
@@ -229,8 +227,8 @@ def standings_get(
     version: int | None = Query(None, ge=1, le=10_000),
 ) -> Any:
     event, staff = read_event(request, slug)
-    the_stage = stage_of(event, stage)
-    check_round(event, the_stage, round)
+    the_stage = stage_or_404(event, stage)
+    round_or_404(event, the_stage, round)
     if version is not None:
         # Every frozen final version stays public once published (as its page does).
         versions = final_versions(event, the_stage.key, round)

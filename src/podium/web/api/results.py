@@ -33,9 +33,7 @@ from podium.web.api.common import (
     MAX_ROUND,
     WRITE_ERRORS,
     Paging,
-    check_round,
     page,
-    stage_of,
     write_event,
 )
 from podium.web.api.errors import KEY_HEADER, ApiError, invalid, refused_error
@@ -48,6 +46,7 @@ from podium.web.api.schemas import (
     ResultOut,
     ResultPage,
 )
+from podium.web.kernel.lookup import round_or_404, stage_or_404
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.stages import stage_entries
 from podium.web.kernel.texts import problem_text
@@ -212,8 +211,8 @@ def _named(refused: Refused, base: Result, cells: dict[str, str]) -> ApiError:
 
 
 def _path(event: Event, stage: str, round: int) -> Stage:
-    the_stage = stage_of(event, stage)
-    check_round(event, the_stage, round)
+    the_stage = stage_or_404(event, stage)
+    round_or_404(event, the_stage, round)
     return the_stage
 
 

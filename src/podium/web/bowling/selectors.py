@@ -16,12 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
-
 from podium.engine.draws.lanes import lane_for_frame
-from podium.rules.schema import Rulebook
 from podium.rules.schema.stages import GamesStage
-from podium.web.models import Draw, Entry, Event, Result, Squad, Verification
+from podium.web.kernel.stages import games_stages
+from podium.web.models import Draw, Entry, Event, Result, Verification
 from podium.web.results.selectors.rows import current_results, of_round
 
 
@@ -43,10 +41,6 @@ class LanePlace:
     other: int  # frames 2, 4, 6, 8, 10
 
 
-def games_stages(rulebook: Rulebook) -> list[GamesStage]:
-    return [s for s in rulebook.stages if isinstance(s, GamesStage)]
-
-
 def blocks_of(stage: GamesStage) -> list[Block]:
     sizes = stage.blocks or (stage.games,)
     blocks, first = [], 1
@@ -62,26 +56,6 @@ def next_block(stage: GamesStage, cells: dict[str, str] | None) -> Block | None:
         if not cells or any(not cells.get(c) for c in block.columns):
             return block
     return None
-
-
-def total_of(cells: dict[str, str]) -> int | None:
-    """The pinfall of the games recorded (``None`` if none is, or one is not a number)."""
-    values = [v for v in cells.values() if v]
-    if not values or not all(v.isdigit() for v in values):
-        return None
-    return sum(int(v) for v in values)
-
-
-def squad_players(event: Event, squad: Squad, stage: GamesStage) -> QuerySet[Entry]:
-    return squads_players(event, stage).filter(squad=squad)
-
-
-def squads_players(event: Event, stage: GamesStage) -> QuerySet[Entry]:
-    """The confirmed players of the stage in every squad, by number."""
-    entries = Entry.objects.filter(event=event, squad__isnull=False, status=Entry.Status.CONFIRMED)
-    if stage.category:
-        entries = entries.filter(category=stage.category)
-    return entries.order_by("number")
 
 
 def lane_places(draw: Draw | None) -> dict[int, list[LanePlace]]:

@@ -33,36 +33,23 @@ from podium.rules.schema.stages import GamesStage
 from podium.web.bowling.forms import BlockForm, CorrectionForm, FramesForm
 from podium.web.bowling.selectors import (
     blocks_of,
-    games_stages,
     lane_places,
     next_block,
-    squad_players,
     squad_results,
     stage_of_squad,
-    total_of,
 )
 from podium.web.draws.selectors import entry_names, lane_sheet, lanes_draw, lanes_draws
-from podium.web.kernel.lookup import event_for
+from podium.web.kernel.lookup import event_for, stage_or_404
 from podium.web.kernel.refusals import Refused, refuse_on
 from podium.web.kernel.roles import is_staff
+from podium.web.kernel.stages import games_stages
 from podium.web.kernel.texts import problem_text
 from podium.web.models import Entry, Event, Result, Squad
-from podium.web.registration.selectors.entries import roster
-from podium.web.results.selectors.rows import current_results
+from podium.web.registration.selectors.entries import roster, squad_players
+from podium.web.results.selectors.rows import current_results, total_of
 from podium.web.results.services.results import result_correct, result_progress, result_record
 
 app_name = "bowling"
-
-
-def _event(request: HttpRequest, slug: str) -> Event:
-    return event_for(request, slug, is_staff)
-
-
-def _stage(event: Event, key: str) -> GamesStage:
-    for stage in games_stages(event.rulebook):
-        if stage.key == key:
-            return stage
-    raise Http404
 
 
 def _columns(stage: GamesStage) -> tuple[str, ...]:
@@ -174,7 +161,7 @@ def _lane_sheet(
 
 @login_required
 def index(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_staff)
     draws = lanes_draws(event)
     confirmed = Count("entry", filter=Q(entry__status=Entry.Status.CONFIRMED))
     made = Squad.objects.filter(event=event).annotate(players=confirmed).order_by("starts_at", "id")
@@ -188,7 +175,7 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def lanes(request: HttpRequest, slug: str, squad_id: int) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_staff)
     squad = get_object_or_404(Squad, event=event, pk=squad_id)
     return _lane_sheet(request, event, squad)
 
@@ -197,8 +184,8 @@ def lanes(request: HttpRequest, slug: str, squad_id: int) -> HttpResponse:
 @require_POST
 def block(request: HttpRequest, slug: str, stage: str, entry_id: int, number: int) -> HttpResponse:
     """Records a block of game totals: the first result, or the next step of the current one."""
-    event = _event(request, slug)
-    the_stage = _stage(event, stage)
+    event = event_for(request, slug, is_staff)
+    the_stage = stage_or_404(event, stage, GamesStage)
     entry = get_object_or_404(Entry.objects.select_related("squad"), event=event, pk=entry_id)
     blocks = blocks_of(the_stage)
     if not 1 <= number <= len(blocks) or entry.squad is None:
@@ -242,8 +229,8 @@ def block(request: HttpRequest, slug: str, stage: str, entry_id: int, number: in
 @require_POST
 def correct(request: HttpRequest, slug: str, stage: str, entry_id: int) -> HttpResponse:
     """Corrects a player's games, with a reason; rolls kept only for the games left unchanged."""
-    event = _event(request, slug)
-    the_stage = _stage(event, stage)
+    event = event_for(request, slug, is_staff)
+    the_stage = stage_or_404(event, stage, GamesStage)
     entry = get_object_or_404(Entry.objects.select_related("squad"), event=event, pk=entry_id)
     if entry.squad is None:
         raise Http404
@@ -309,8 +296,8 @@ def _boxes(sheet: Sheet | None, lanes: list[int | None]) -> list[dict[str, Any]]
 @login_required
 def frames(request: HttpRequest, slug: str, stage: str, entry_id: int, game: int) -> HttpResponse:
     """One game frame by frame: check the rolls (the running totals), then save the total."""
-    event = _event(request, slug)
-    the_stage = _stage(event, stage)
+    event = event_for(request, slug, is_staff)
+    the_stage = stage_or_404(event, stage, GamesStage)
     entry = get_object_or_404(Entry.objects.select_related("squad"), event=event, pk=entry_id)
     if not 1 <= game <= the_stage.games:
         raise Http404

@@ -19,7 +19,14 @@ from collections.abc import Iterable
 from django.db.models import QuerySet
 
 from podium.rules.schema import Rulebook
-from podium.rules.schema.stages import ChgkTourStage, Stage, SuperfinalStage
+from podium.rules.schema.stages import (
+    ChgkTourStage,
+    GamesStage,
+    Stage,
+    SuperfinalStage,
+    TeamSolveStage,
+    TimedSolveStage,
+)
 from podium.web.models import Entry, Event, Round
 
 
@@ -81,3 +88,11 @@ def team_labels(entries: Iterable[Entry]) -> dict[int, str]:
     entries = list(entries)
     names = Counter(e.name for e in entries)
     return {e.pk: e.name if names[e.name] == 1 else f"{e.name} (#{e.number})" for e in entries}
+
+
+def games_stages(rulebook: Rulebook) -> list[GamesStage]:
+    return [s for s in rulebook.stages if isinstance(s, GamesStage)]
+
+
+def has_scorecards(stage: Stage) -> bool:
+    return isinstance(stage, TimedSolveStage | TeamSolveStage | GamesStage | ChgkTourStage)

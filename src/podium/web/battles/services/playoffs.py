@@ -50,6 +50,7 @@ from podium.web.battles.selectors.season import (
     with_playoffs,
 )
 from podium.web.kernel.audit import Actor, audit
+from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_head_referee
 from podium.web.kernel.stages import in_stage
@@ -79,7 +80,7 @@ def _teams(teams: Sequence[PlayoffTeam]) -> str:
 
 
 def _locked(event: Event, by: Actor) -> Event:
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = locked_event(event.pk)
     if not is_head_referee(by, event):
         raise Refused(_("Only an organizer or a head referee of this event may enter a play-off."))
     return event

@@ -26,6 +26,7 @@ from django.utils.translation import ngettext
 from podium.rules.schema.stages import HeadToHeadStage
 from podium.web.draws.services import SEED_MAX, compute, draw_store, new_seed
 from podium.web.kernel.audit import Actor, audit
+from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_organizer
 from podium.web.kernel.stages import stage_entries
@@ -61,7 +62,7 @@ def schedule_make(
     """Draws the battle schedule of the league from a seed (a fresh one if none is given),
     stores it with its inputs and logs it; a re-draw is refused once a battle is recorded."""
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = locked_event(event.pk)
         if not is_organizer(by, event):
             raise Refused(_("Only an organizer of this event may draw the battle schedule."))
         league = _league(event, stage)

@@ -34,7 +34,7 @@ from podium.engine.errors import InputError
 from podium.engine.formats.superfinal import Course, discipline_at, regular_count, through_score
 from podium.rules.schema.stages import HeadToHeadStage, Stage, SuperfinalStage
 from podium.web.battles.forms.battles import AnswerForm, BattleCorrectionForm, BattleForm
-from podium.web.kernel.lookup import event_for
+from podium.web.kernel.lookup import event_for, stage_or_404
 from podium.web.kernel.refusals import Refused, refuse_on
 from podium.web.kernel.roles import is_organizer, is_staff
 from podium.web.kernel.stages import stage_entries
@@ -53,38 +53,13 @@ from podium.web.results.services.results import result_correct, result_record
 app_name = "battles"
 
 
-def _event(request: HttpRequest, slug: str) -> Event:
-    return event_for(request, slug, is_staff)
-
-
-def _stage_of(event: Event, key: str) -> Stage:
-    try:
-        return event.rulebook.stage(key)
-    except KeyError:
-        raise Http404 from None
-
-
-def _league_stage(event: Event, key: str) -> HeadToHeadStage:
-    stage = _stage_of(event, key)
-    if not isinstance(stage, HeadToHeadStage):
-        raise Http404
-    return stage
-
-
-def _superfinal_stage(event: Event, key: str) -> SuperfinalStage:
-    stage = _stage_of(event, key)
-    if not isinstance(stage, SuperfinalStage):
-        raise Http404
-    return stage
-
-
 def _number(value: Decimal) -> str:
     return f"{value.normalize():f}"
 
 
 @login_required
 def stages(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_staff)
     links = []
     for stage in event.rulebook.stages:
         if isinstance(stage, HeadToHeadStage):
@@ -178,11 +153,11 @@ def _league(
 
 @login_required
 def index(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
-    event = _event(request, slug)
-    the_stage = _stage_of(event, stage)
+    event = event_for(request, slug, is_staff)
+    the_stage = stage_or_404(event, stage)
     if isinstance(the_stage, SuperfinalStage):
         return redirect("battles:superfinal", slug=slug, stage=stage)
-    return _league(request, event, _league_stage(event, stage))
+    return _league(request, event, stage_or_404(event, stage, HeadToHeadStage))
 
 
 def _already_met(
@@ -208,8 +183,8 @@ def _already_met(
 @login_required
 @require_POST
 def record(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
-    event = _event(request, slug)
-    the_stage = _league_stage(event, stage)
+    event = event_for(request, slug, is_staff)
+    the_stage = stage_or_404(event, stage, HeadToHeadStage)
     form = BattleForm(the_stage.rounds, _teams(event, the_stage), request.POST)
     if not form.is_valid():
         return _league(request, event, the_stage, form=form, status=400)
@@ -236,8 +211,8 @@ def record(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
 @login_required
 @require_POST
 def correct(request: HttpRequest, slug: str, stage: str, result_id: int) -> HttpResponse:
-    event = _event(request, slug)
-    the_stage = _league_stage(event, stage)
+    event = event_for(request, slug, is_staff)
+    the_stage = stage_or_404(event, stage, HeadToHeadStage)
     seen = get_object_or_404(Result, pk=result_id, event=event, stage=stage, entry=None)
     form = BattleCorrectionForm(request.POST, prefix=f"b{seen.pk}")
     if form.is_valid():
@@ -376,8 +351,8 @@ def _superfinal(
 
 @login_required
 def superfinal(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
-    event = _event(request, slug)
-    return _superfinal(request, event, _superfinal_stage(event, stage))
+    event = event_for(request, slug, is_staff)
+    return _superfinal(request, event, stage_or_404(event, stage, SuperfinalStage))
 
 
 def _answer_cells(
@@ -398,8 +373,8 @@ def _winners_in(event: Event, stage: SuperfinalStage) -> list[str]:
 @require_POST
 def answer(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
     """Records the answer to the next question; the engine refuses one after the decision."""
-    event = _event(request, slug)
-    the_stage = _superfinal_stage(event, stage)
+    event = event_for(request, slug, is_staff)
+    the_stage = stage_or_404(event, stage, SuperfinalStage)
     numbers = _winners_in(event, the_stage)
     form = AnswerForm(request.POST)
     if not form.is_valid():
@@ -428,8 +403,8 @@ def answer(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
 @require_POST
 def superfinal_correct(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
     """Corrects the last question asked, with a reason, until the stage is final."""
-    event = _event(request, slug)
-    the_stage = _superfinal_stage(event, stage)
+    event = event_for(request, slug, is_staff)
+    the_stage = stage_or_404(event, stage, SuperfinalStage)
     numbers = _winners_in(event, the_stage)
     form = AnswerForm(request.POST)
     if form.is_valid():

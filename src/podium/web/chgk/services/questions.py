@@ -50,6 +50,7 @@ from podium.web.chgk.selectors.questions import (
 )
 from podium.web.disputes.services.discipline import sanction_impose
 from podium.web.kernel.audit import audit
+from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_organizer
 from podium.web.models import Event, Question, QuestionSubmission, Round, Sanction
@@ -310,7 +311,7 @@ def questions_import(
     now = now or timezone.now()
     source = " ".join(source.split())
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = locked_event(event.pk)
         if not is_organizer(by, event):
             raise Refused(_("Only the coordinator (an organizer) imports packets."))
         if discipline not in Discipline.values:

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from podium.rules.schema.stages import ChgkTourStage, Stage
 from podium.web.kernel.audit import audit
+from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_organizer
 from podium.web.kernel.stages import has_calendar
@@ -68,7 +69,7 @@ def round_add(
     """Adds a round to the stage's calendar (the next number unless one is given); a tour of a
     rulebook that lets tours vary gets ``questions`` (the rulebook's by default)."""
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = locked_event(event.pk)
         if not is_organizer(by, event):
             raise Refused(_("Only an organizer of this event sets its calendar."))
         try:
@@ -114,7 +115,7 @@ def round_questions_set(*, round: Round, questions: int, by: Any) -> Round:
     corrected, with the reason, to the new length (nothing a team took is lost); a longer tour
     would need marks nobody typed, so it is refused."""
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=round.event_id)
+        event = locked_event(round.event_id)
         if not is_organizer(by, event):
             raise Refused(_("Only an organizer of this event sets its calendar."))
         the_round = Round.objects.select_for_update().get(pk=round.pk)

@@ -33,7 +33,7 @@ from podium.rules.schema.stages import ChgkTourStage, Stage
 from podium.web.chgk.forms.tours import TourForm, TourLengthForm
 from podium.web.chgk.services.rounds import round_add, round_questions_set
 from podium.web.draws.selectors import event_draws
-from podium.web.kernel.lookup import event_for
+from podium.web.kernel.lookup import event_for, stage_or_404
 from podium.web.kernel.refusals import Refused, refuse_on
 from podium.web.kernel.roles import is_organizer
 from podium.web.kernel.stages import has_calendar, rounds_of, stage_entries
@@ -136,23 +136,16 @@ def _page(
     return render(request, "podium/calendar/index.html", context, status=status)
 
 
-def _event(request: HttpRequest, slug: str) -> Event:
-    return event_for(request, slug, is_organizer)
-
-
 @login_required
 def index(request: HttpRequest, slug: str) -> HttpResponse:
-    return _page(request, _event(request, slug))
+    return _page(request, event_for(request, slug, is_organizer))
 
 
 @login_required
 @require_POST
 def add(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
-    event = _event(request, slug)
-    try:
-        the_stage = event.rulebook.stage(stage)
-    except KeyError:
-        raise Http404 from None
+    event = event_for(request, slug, is_organizer)
+    the_stage = stage_or_404(event, stage)
     if not has_calendar(the_stage):
         raise Http404
     form = TourForm(
@@ -191,11 +184,8 @@ def add(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
 @require_POST
 def length(request: HttpRequest, slug: str, stage: str, number: int) -> HttpResponse:
     """Changes a tour's number of questions (``round_questions_set``)."""
-    event = _event(request, slug)
-    try:
-        the_stage = event.rulebook.stage(stage)
-    except KeyError:
-        raise Http404 from None
+    event = event_for(request, slug, is_organizer)
+    the_stage = stage_or_404(event, stage)
     longest = _longest(the_stage)
     the_round = Round.objects.filter(event=event, stage=stage, number=number).first()
     if longest is None or the_round is None:

@@ -38,7 +38,7 @@ from podium.web.chgk.services.sheets import (
     tour_sheet_record,
 )
 from podium.web.disputes.selectors.discipline import not_playing
-from podium.web.kernel.lookup import event_for
+from podium.web.kernel.lookup import event_for, stage_or_404
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.roles import is_organizer, is_staff
 from podium.web.kernel.stages import has_calendar, rounds_of, stage_entries
@@ -50,17 +50,8 @@ from podium.web.results.selectors.tours import tour_questions, varies
 app_name = "chgk"
 
 
-def _event(request: HttpRequest, slug: str) -> Event:
-    return event_for(request, slug, is_staff)
-
-
 def _tour(event: Event, key: str, number: int) -> tuple[ChgkTourStage, Round]:
-    try:
-        stage = event.rulebook.stage(key)
-    except KeyError:
-        raise Http404 from None
-    if not isinstance(stage, ChgkTourStage):
-        raise Http404
+    stage = stage_or_404(event, key, ChgkTourStage)
     the_round = Round.objects.filter(event=event, stage=key, number=number).first()
     if the_round is None:
         raise Http404
@@ -151,7 +142,7 @@ def _sheet(
 
 @login_required
 def index(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_staff)
     tours = [
         {"stage": s, "rounds": rounds_of(event, s)}
         for s in event.rulebook.stages
@@ -161,7 +152,7 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _save(request: HttpRequest, slug: str, stage: str, round: int, check: bool) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_staff)
     the_stage, the_round = _tour(event, stage, round)
     if request.method != "POST":
         return _sheet(request, event, the_stage, the_round, check=check)

@@ -38,6 +38,7 @@ from podium.web.disputes.selectors.appeals import (
     plays_in,
 )
 from podium.web.kernel.audit import audit
+from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import has_role, is_head_referee, is_organizer, is_staff
 from podium.web.models import (
@@ -175,7 +176,7 @@ def appeal_file(
     now = now or timezone.now()
     answer, statement = answer.strip(), statement.strip()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = locked_event(event.pk)
         the_rule = _rule(event, rule)
         if entry.event_id != event.pk:
             raise Refused(_("This entry is not part of this event."), field="entry")
@@ -289,7 +290,7 @@ def verdict_record(
     now = now or timezone.now()
     reasons, action = reasons.strip(), action.strip()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=appeal.event_id)
+        event = locked_event(appeal.event_id)
         appeal = Appeal.objects.select_related("entry", "result", "fee").get(pk=appeal.pk)
         rule = _rule(event, appeal.rule)
         _may_decide(event, rule, by)
@@ -353,7 +354,7 @@ def dispute_decide(
     if rule is None:
         raise Refused(_("This rulebook hears no appeals on questions."))
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = locked_event(event.pk)
         _may_decide(event, rule, by)
         current = next(
             (r for r in current_results(event, stage, round, now) if r.entry_id == entry.pk), None
@@ -384,7 +385,7 @@ def jury_appoint(*, event: Event, user: Any, by: Any) -> EventRole:
     """Appoints a jury member (organizer only): never one who plays where the rule forbids it,
     and no more members than the rule names."""
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = locked_event(event.pk)
         if not is_organizer(by, event):
             raise Refused(_("Only an organizer appoints the appeal jury."))
         rule = next((a for a in event.rulebook.appeals if a.jury_size), None)
@@ -417,7 +418,7 @@ def further_appeal_record(
     """Records that a rejected protest was taken further (to the body the rule names)."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=appeal.event_id)
+        event = locked_event(appeal.event_id)
         rule = _rule(event, appeal.rule)
         if not is_staff(by, event):
             raise Refused(_("Only the organizers and referees of this event record appeals."))

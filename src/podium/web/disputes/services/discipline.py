@@ -37,6 +37,7 @@ from podium.web.disputes.selectors.discipline import (
 )
 from podium.web.disputes.selectors.rulings import middle_tour
 from podium.web.kernel.audit import audit
+from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_head_referee
 from podium.web.models import Ban, Entry, Event, Person, Result, Round, Sanction, Withdrawal
@@ -138,7 +139,7 @@ def sanction_impose(
     reason = reason.strip()
     battles = [str(i).strip() for i in items if str(i).strip()]
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = locked_event(event.pk)
         rule = _rule(event, key)
         if not is_head_referee(by, event):
             raise Refused(_("Sanctions are imposed by the head referee or an organizer."))

@@ -60,6 +60,7 @@ from podium.web.disputes.services.discipline import (
     withdrawal_record,
 )
 from podium.web.kernel.lookup import event_for
+from podium.web.kernel.people import find_person, other_team
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.roles import is_head_referee, is_organizer
 from podium.web.kernel.stages import rounds_of
@@ -90,10 +91,6 @@ def _effect_text(kind: str) -> str:
         "expulsion": _("expelled"),
     }
     return words.get(kind, kind)
-
-
-def _event(request: HttpRequest, slug: str) -> Event:
-    return event_for(request, slug, is_head_referee)
 
 
 def _stage(event: Event, format: str) -> Stage | None:
@@ -403,7 +400,7 @@ def _back(slug: str, anchor: str) -> HttpResponse:
 
 @login_required
 def index(request: HttpRequest, slug: str) -> HttpResponse:
-    return _page(request, _event(request, slug))
+    return _page(request, event_for(request, slug, is_head_referee))
 
 
 # --- An ineligible player ---------------------------------------------------------------------
@@ -413,19 +410,9 @@ def _typed_person(form: IneligibleForm) -> Person:
     """The person typed in: an earlier one with the same name and birth date, else a new one
     (the same match a roster uses, so the ban is found there)."""
     data = form.cleaned_data
-    first, last = data["first_name"].strip(), data["last_name"].strip()
-    found = Person.objects.filter(
-        first_name__iexact=first, last_name__iexact=last, birth_date=data["birth_date"]
-    ).first()
-    return found or Person.objects.create(
-        first_name=first, last_name=last, birth_date=data["birth_date"]
-    )
-
-
-def _other_team(event: Event, person: Person, team: Entry) -> Entry | None:
-    """Another team of the event the person is on the roster of, if any."""
-    others = Entry.objects.filter(event=event, members__person=person).exclude(pk=team.pk)
-    return others.exclude(status=Entry.Status.CANCELLED).order_by("number").first()
+    first, last, born = data["first_name"].strip(), data["last_name"].strip(), data["birth_date"]
+    found = find_person(first, last, born)
+    return found or Person.objects.create(first_name=first, last_name=last, birth_date=born)
 
 
 def _reason(form: IneligibleForm, person: Person, team: Entry, event: Event) -> str:
@@ -436,7 +423,11 @@ def _reason(form: IneligibleForm, person: Person, team: Entry, event: Event) -> 
     if not details:
         return ""
     names = {"player": person, "number": team.number, "team": team.name}
-    other = _other_team(event, person, team) if data["what"] == OTHER_TEAM else None
+    other = (
+        other_team(event, person, besides=team, scored_only=False)
+        if data["what"] == OTHER_TEAM
+        else None
+    )
     if other is not None:
         breach = _(
             "%(player)s played for #%(number)d %(team)s after playing for #%(other)d %(name)s"
@@ -474,7 +465,7 @@ REFUSAL_FIELDS = {"reason": "details", "items": "items", "round": "round", "stag
 
 @login_required
 def ineligible(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_head_referee)
     rule = _ineligible_rule(event)
     if rule is None:
         raise Http404
@@ -536,7 +527,7 @@ def ineligible(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def not_admitted(request: HttpRequest, slug: str, stage: str, round: int) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_head_referee)
     tour_stage = _stage(event, "chgk-tour")
     if tour_stage is None or tour_stage.key != stage:
         raise Http404
@@ -563,7 +554,7 @@ def not_admitted(request: HttpRequest, slug: str, stage: str, round: int) -> Htt
 @login_required
 @require_POST
 def withdraw(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_head_referee)
     # Every team of the event is a choice, so a second withdrawal reaches the service's refusal.
     form = WithdrawalForm(_teams(event), request.POST)
     if form.is_valid():
@@ -601,7 +592,7 @@ def withdraw(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def lift(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_head_referee)
     sanction = get_object_or_404(Sanction, pk=pk, event=event)
     form = LiftForm(request.POST, prefix=f"lift-{pk}")
     if form.is_valid():

@@ -37,7 +37,6 @@ from django.views.decorators.http import require_POST
 from podium.rules.schema.discipline import Appeal as AppealRule
 from podium.rules.schema.discipline import Sanction as SanctionRule
 from podium.rules.schema.stages import GamesStage
-from podium.web.bowling.selectors import games_stages, total_of
 from podium.web.disputes.forms.protests import (
     DecisionForm,
     FurtherAppealForm,
@@ -55,20 +54,16 @@ from podium.web.disputes.services.appeals import (
     verdict_record,
 )
 from podium.web.disputes.services.discipline import sanction_impose, sanction_lift
-from podium.web.kernel.lookup import event_for
+from podium.web.kernel.lookup import event_for, stage_or_404
 from podium.web.kernel.refusals import Refused, refuse_on
 from podium.web.kernel.roles import is_head_referee, is_staff
-from podium.web.kernel.stages import stage_entries
+from podium.web.kernel.stages import games_stages, stage_entries
 from podium.web.models import Appeal, Entry, Event, FurtherAppeal, Result, Sanction, Verdict
-from podium.web.results.selectors.rows import current_of, current_results
+from podium.web.results.selectors.rows import current_of, current_results, total_of
 
 app_name = "protests"
 
 FILED = "podium-protests-filed"  # session: submission token → protest number
-
-
-def _event(request: HttpRequest, slug: str) -> Event:
-    return event_for(request, slug, is_staff)
 
 
 def _rule(event: Event) -> AppealRule:
@@ -161,14 +156,14 @@ def _index(
 
 @login_required
 def index(request: HttpRequest, slug: str) -> HttpResponse:
-    return _index(request, _event(request, slug))
+    return _index(request, event_for(request, slug, is_staff))
 
 
 @login_required
 @require_POST
 def file(request: HttpRequest, slug: str) -> HttpResponse:
     """Files the player's protest with the deposit received, then shows its confirmation."""
-    event = _event(request, slug)
+    event = event_for(request, slug, is_staff)
     rule = _rule(event)
     stages = _stages(event)
     form = _protest_form(event, stages, request.POST)
@@ -216,13 +211,6 @@ def _further(appeal: Appeal) -> FurtherAppeal | None:
     return FurtherAppeal.objects.filter(appeal=appeal).first()
 
 
-def _stage_of(event: Event, appeal: Appeal) -> GamesStage:
-    stage = next((s for s in games_stages(event.rulebook) if s.key == appeal.stage), None)
-    if stage is None:
-        raise Http404
-    return stage
-
-
 def _decision_form(stage: GamesStage, current: Result | None, data: Any = None) -> DecisionForm:
     columns = _columns(stage) if current is not None else ()
     return DecisionForm(data, columns=columns, current=current)
@@ -250,7 +238,7 @@ def _detail(
     status: int = 200,
 ) -> HttpResponse:
     rule = _rule(event)
-    stage = _stage_of(event, appeal)
+    stage = stage_or_404(event, appeal.stage, GamesStage)
     verdict = decided(appeal)
     further = _further(appeal)
     current = current_of(appeal.result) if appeal.result else None
@@ -295,14 +283,14 @@ def _detail(
 
 @login_required
 def detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_staff)
     return _detail(request, event, _protest(event, number))
 
 
 @login_required
 def confirmation(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The printable confirmation of the deposit received with the protest."""
-    event = _event(request, slug)
+    event = event_for(request, slug, is_staff)
     appeal = _protest(event, number)
     if appeal.fee is None:  # nothing to confirm where the rule asks no deposit
         return redirect("protests:detail", slug=slug, number=number)
@@ -311,7 +299,7 @@ def confirmation(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "rule": _rule(event),
         "appeal": appeal,
         "payment": appeal.fee,
-        "protested": _games(_stage_of(event, appeal), appeal.result),
+        "protested": _games(stage_or_404(event, appeal.stage, GamesStage), appeal.result),
     }
     return render(request, "podium/protests/confirmation.html", context)
 
@@ -319,7 +307,7 @@ def confirmation(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 def receipt(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The printable cash receipt for the deposit a rejected protest forfeits."""
-    event = _event(request, slug)
+    event = event_for(request, slug, is_staff)
     appeal = _protest(event, number)
     verdict = decided(appeal)
     if verdict is None or verdict.fee != Verdict.Fee.FORFEITED or appeal.fee is None:
@@ -333,9 +321,9 @@ def receipt(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @require_POST
 def decide(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Records the committee's decision; an upheld protest may correct the player's games."""
-    event = _event(request, slug)
+    event = event_for(request, slug, is_staff)
     appeal = _protest(event, number)
-    stage = _stage_of(event, appeal)
+    stage = stage_or_404(event, appeal.stage, GamesStage)
     current = current_of(appeal.result) if appeal.result else None
     form = _decision_form(stage, current, request.POST)
     if not form.is_valid():
@@ -385,7 +373,7 @@ def decide(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @require_POST
 def further(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Records that the player took the rejected protest further (STK or VV ČBA)."""
-    event = _event(request, slug)
+    event = event_for(request, slug, is_staff)
     appeal = _protest(event, number)
     form = FurtherAppealForm(request.POST)
     if form.is_valid():
@@ -408,7 +396,7 @@ def further(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 @require_POST
 def outcome(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_staff)
     appeal = _protest(event, number)
     further_ = _further(appeal)
     if further_ is None:
@@ -482,7 +470,7 @@ def _players_page(
 
 @login_required
 def players(request: HttpRequest, slug: str) -> HttpResponse:
-    return _players_page(request, _event(request, slug))
+    return _players_page(request, event_for(request, slug, is_staff))
 
 
 def _player_anchor(slug: str, entry: Entry) -> HttpResponse:
@@ -495,7 +483,7 @@ def _player_anchor(slug: str, entry: Entry) -> HttpResponse:
 @require_POST
 def impose(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     """Records a warning or an expulsion of the player (expulsion only after a warning)."""
-    event = _event(request, slug)
+    event = event_for(request, slug, is_staff)
     rule = _sanction_rule(event)
     if rule is None:
         raise Http404
@@ -523,7 +511,7 @@ def impose(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def lift(request: HttpRequest, slug: str, sanction_id: int) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_staff)
     sanction = get_object_or_404(
         Sanction.objects.select_related("entry"), event=event, pk=sanction_id
     )

@@ -1,10 +1,7 @@
-"""Finding competitors by name, and a competitor's page: their entries and results in this event
-and in earlier ones.
+"""A competitor's page: their entries and results in this event and in earlier ones.
 
 Vocabulary:
-- query words: the visitor's search text (cleaned by ``podium.web.kernel.text.search_text``), split
-  into words and case-folded; an entry matches when every word is part of its name or of one
-  of its members' names (``nová anna`` finds Anna Nová, ``nov`` finds her too).
+- query words, a match: see ``podium.web.registration.selectors.search``.
 - competitor: an entry of the event (an individual, a pair or a team) and the people in it.
 - the same person in another event: the same person record (a participant's account has one
   record, reused for every entry they make), or a record with the same first and last name
@@ -20,98 +17,15 @@ Vocabulary:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q
 
-from podium.rules.schema.stages import Stage
 from podium.web.files.selectors.printout import marks_text
-from podium.web.kernel.text import search_text
 from podium.web.kernel.texts import rt, score_text, table_title
-from podium.web.models import Entry, EntryMember, Event, Person, Publication, Result
+from podium.web.models import Entry, Event, Person, Publication, Result
 from podium.web.registration.selectors.entries import roster
-from podium.web.registration.selectors.public import CategoryLists
-from podium.web.standings.selectors.live import live_round
-
-
-def query_words(query: str) -> list[str]:
-    return search_text(query).casefold().split()
-
-
-def matches(words: list[str], names: Iterable[str]) -> bool:
-    """Every query word is part of one of the names (see the vocabulary)."""
-    haystack = " ".join(names).casefold()
-    return all(word in haystack for word in words)
-
-
-def matching_numbers(event: Event, words: list[str]) -> set[str]:
-    """The numbers (as text, as table rows carry them) of the event's entries that match."""
-    names: dict[int, list[str]] = defaultdict(list)
-    for number, name, first, last in EntryMember.objects.filter(entry__event=event).values_list(
-        "entry__number", "entry__name", "person__first_name", "person__last_name"
-    ):
-        names[number] += [name, f"{first} {last}"]
-    for number, name in Entry.objects.filter(event=event, members=None).values_list(
-        "number", "name"
-    ):
-        names[number].append(name)
-    return {str(number) for number, found in names.items() if matches(words, found)}
-
-
-def matching_rows(
-    tables: list[dict[str, Any]], numbers: set[str]
-) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """(table, row) of the rows whose entry matched, in table order."""
-    return [
-        (table, row)
-        for table in tables
-        for row in table["rows"]
-        if str(row.get("number") or row["id"]) in numbers
-    ]
-
-
-def filter_lists(categories: list[CategoryLists], words: list[str]) -> int:
-    """Keeps the entry lists' rows that match (in place); the number of rows kept."""
-    kept = 0
-    for category in categories:
-        for table in category.tables:
-            table.rows = [r for r in table.rows if matches(words, [r.entry.name, *r.members])]
-            kept += len(table.rows)
-        category.tables = [t for t in category.tables if t.rows]
-        category.waiting = [
-            r for r in category.waiting if matches(words, [r.entry.name, *r.members])
-        ]
-        kept += len(category.waiting)
-    return kept
-
-
-@dataclass(frozen=True)
-class Found:
-    table: str  # the table's title
-    row: dict[str, Any]
-    number: str
-
-
-def name_search(
-    event: Event, stage: Stage, round: int, staff: bool, tag: str, query: str
-) -> list[Found]:
-    """The rows of a round's tables whose entry matches the query, as the visitor may see them
-    — from the round computed once per version (``tag``), as its page shows it, so a search
-    costs a cache read and one query for the names."""
-    words = query_words(query)
-    view = live_round(event, stage, round, staff, tag)
-    if not words or not view.visible:
-        return []
-    numbers = matching_numbers(event, words)
-    return [
-        Found(table_title(table, stage), row, str(row.get("number") or row["id"]))
-        for table, row in matching_rows(view.tables, numbers)
-    ]
-
-
-# --- A competitor's page ---------------------------------------------------------------------
 
 
 @dataclass

@@ -35,6 +35,7 @@ from podium.rules.loader import PRESETS, RulebookError, RulebookProblem, parse, 
 from podium.rules.schema import Rulebook
 from podium.web.events.selectors.accounts import may_create_events
 from podium.web.kernel.audit import audit
+from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_organizer
 from podium.web.kernel.texts import rt, shown_value
@@ -359,7 +360,7 @@ def event_update(
     """Edits the event (see the vocabulary); the audit entry lists each change, before and
     after. Nothing is saved when anything is refused."""
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = locked_event(event.pk)
         if not is_organizer(by, event):
             raise Refused(_("Only an organizer of this event may edit it."))
         _check_basics(title=title, timezone=timezone, language=language, starts_at=starts_at)

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from podium.web.events.selectors.tokens import holders, secret_hash
 from podium.web.kernel.audit import audit
+from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_organizer
 from podium.web.kernel.text import limit
@@ -39,7 +40,7 @@ def token_create(
     now = now or timezone.now()
     name = (name or "").strip()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = locked_event(event.pk)
         if not is_organizer(by, event):
             raise Refused(_("Only an organizer of this event may create API tokens."))
         if not name or len(name) > MAX_NAME:

@@ -12,13 +12,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
 
-from podium.web.events.selectors.competitors import competitor, filter_lists, query_words
+from podium.web.events.selectors.competitors import competitor
 from podium.web.events.selectors.rules import rules_sections
 from podium.web.kernel.languages import speak_event_language
 from podium.web.kernel.lookup import public_events
 from podium.web.kernel.text import search_text
 from podium.web.models import Event
 from podium.web.registration.selectors import public as selectors
+from podium.web.registration.selectors.search import filter_lists, query_words
 
 
 def home(request: HttpRequest) -> HttpResponse:

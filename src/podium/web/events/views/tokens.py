@@ -34,10 +34,6 @@ from podium.web.models import ApiToken, Event, EventRole
 app_name = "tokens"
 
 
-def _event(request: HttpRequest, slug: str) -> Event:
-    return event_for(request, slug, is_organizer)
-
-
 def _roles(event: Event) -> dict[int, list[str]]:
     roles: dict[int, list[str]] = {}
     for role in EventRole.objects.filter(event=event):
@@ -71,13 +67,13 @@ def _page(
 
 @login_required
 def index(request: HttpRequest, slug: str) -> HttpResponse:
-    return _page(request, _event(request, slug))
+    return _page(request, event_for(request, slug, is_organizer))
 
 
 @login_required
 @require_POST
 def create(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_organizer)
     form = TokenForm(holders(event, request.user), request.POST)
     if form.is_valid():
         try:
@@ -96,7 +92,7 @@ def create(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def revoke(request: HttpRequest, slug: str, token_id: int) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_organizer)
     token = get_object_or_404(ApiToken, event=event, pk=token_id)
     try:
         token_revoke(token=token, by=request.user)

@@ -28,22 +28,16 @@ from podium.rules.schema.stages import (
     ChgkTourStage,
     GamesStage,
     Stage,
-    TeamSolveStage,
-    TimedSolveStage,
 )
 from podium.web.files.selectors.exports import Column, Document, Sheet
 from podium.web.files.selectors.lists import starting_lanes
-from podium.web.kernel.stages import round_numbers, stage_entries
+from podium.web.kernel.stages import has_scorecards, round_numbers, stage_entries
 from podium.web.kernel.texts import rt
 from podium.web.models import Entry, Event
 from podium.web.registration.selectors.entries import roster
 from podium.web.results.selectors.tours import tour_questions, varies
 
 NO_SQUAD = dt.datetime.min.replace(tzinfo=dt.UTC)
-
-
-def has_scorecards(stage: Stage) -> bool:
-    return isinstance(stage, TimedSolveStage | TeamSolveStage | GamesStage | ChgkTourStage)
 
 
 def _boxes(stage: Stage, questions: int | None) -> list[Column]:

@@ -26,7 +26,6 @@ from django.urls import path, register_converter
 from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
 
-from podium.rules.schema.stages import Stage
 from podium.web.draws.selectors import lanes_draw
 from podium.web.files.formats import CONTENT_TYPES, FORMATS
 from podium.web.files.formats.csv import write_csv
@@ -41,7 +40,7 @@ from podium.web.files.selectors.lists import (
     start_list_document,
 )
 from podium.web.files.selectors.scorecards import scorecards_document
-from podium.web.kernel.lookup import event_for
+from podium.web.kernel.lookup import event_for, stage_or_404
 from podium.web.kernel.roles import is_staff
 from podium.web.kernel.stages import has_calendar, round_numbers, rounds_of
 from podium.web.models import Event, Squad
@@ -91,16 +90,9 @@ def _download(event: Event, build: Callable[[], Document | None], fmt: str) -> H
     return _attachment(content, CONTENT_TYPES[fmt], f"{document.filename}.{fmt}")
 
 
-def _stage(event: Event, key: str) -> Stage:
-    try:
-        return event.rulebook.stage(key)
-    except KeyError:
-        raise Http404 from None
-
-
 def standings(request: HttpRequest, slug: str, stage: str, round: int, fmt: str) -> HttpResponse:
     event, staff = _event(request, slug)
-    the_stage = _stage(event, stage)
+    the_stage = stage_or_404(event, stage)
     known = [r.number for r in rounds_of(event, the_stage)] if has_calendar(the_stage) else [1]
     if round not in known:
         raise Http404
@@ -136,7 +128,7 @@ def check_in(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
 @login_required
 def scorecards(request: HttpRequest, slug: str, stage: str, fmt: str) -> HttpResponse:
     event = event_for(request, slug, is_staff)
-    the_stage = _stage(event, stage)
+    the_stage = stage_or_404(event, stage)
     tour = None
     if has_calendar(the_stage) and "tour" in request.GET:
         text = request.GET["tour"]
@@ -151,7 +143,7 @@ def scorecards(request: HttpRequest, slug: str, stage: str, fmt: str) -> HttpRes
 @login_required
 def diplomas(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
     event = event_for(request, slug, is_staff)
-    the_stage = _stage(event, stage)
+    the_stage = stage_or_404(event, stage)
     if the_stage.prizes is None:
         raise Http404
     with translation.override(event.language), timezone.override(event.zone):

@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from podium.rules.schema.stages import ChgkTourStage, Stage
+from podium.rules.schema.stages import ChgkTourStage
 from podium.web.chgk.selectors.rating import rating_results, season_rating, visible_moment
 from podium.web.files.forms import ConfirmForm, MappingForm, RoundUploadForm, UploadForm
 from podium.web.files.services.imports import (
@@ -40,7 +40,7 @@ from podium.web.files.services.imports import (
     results_import,
     results_preview,
 )
-from podium.web.kernel.lookup import event_for
+from podium.web.kernel.lookup import event_for, stage_or_404
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.roles import is_organizer, is_staff
 from podium.web.kernel.stages import has_calendar, round_numbers, rounds_of
@@ -83,10 +83,6 @@ def _drop(request: HttpRequest, token: str) -> None:
     kept = dict(request.session.get(STASH, {}))
     kept.pop(token, None)
     request.session[STASH] = kept
-
-
-def _event(request: HttpRequest, slug: str) -> Event:
-    return event_for(request, slug, is_organizer)
 
 
 def _read(request: HttpRequest, form: UploadForm) -> tuple[str, bytes]:
@@ -146,7 +142,7 @@ def _index(
 
 @login_required
 def index(request: HttpRequest, slug: str) -> HttpResponse:
-    return _index(request, _event(request, slug))
+    return _index(request, event_for(request, slug, is_organizer))
 
 
 # --- entrants --------------------------------------------------------------------------------
@@ -159,7 +155,7 @@ def _mapping_form(event: Event, sheet: Sheet, data: Any = None) -> MappingForm:
 @login_required
 @require_POST
 def entrants_upload(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_organizer)
     form = UploadForm(request.POST, request.FILES, prefix="entrants")
     if not form.is_valid():
         return _index(request, event, entrants=form, status=400)
@@ -178,7 +174,7 @@ def _sheet(request: HttpRequest, event: Event, kind: str, token: str) -> Sheet:
 
 @login_required
 def entrants_mapping(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_organizer)
     sheet = _sheet(request, event, "entrants", token)
     form = _mapping_form(event, sheet)
     context = {"event": event, "sheet": sheet, "form": form, "token": token}
@@ -215,7 +211,7 @@ def _entrants_page(
 @login_required
 @require_POST
 def entrants_check(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_organizer)
     sheet = _sheet(request, event, "entrants", token)
     form = _mapping_form(event, sheet, request.POST)
     if not form.is_valid():
@@ -232,7 +228,7 @@ def entrants_check(request: HttpRequest, slug: str, token: str) -> HttpResponse:
 @login_required
 @require_POST
 def entrants_save(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_organizer)
     sheet = _sheet(request, event, "entrants", token)
     form = _mapping_form(event, sheet, request.POST)
     if not form.is_valid():
@@ -261,17 +257,10 @@ def entrants_save(request: HttpRequest, slug: str, token: str) -> HttpResponse:
 # --- results ---------------------------------------------------------------------------------
 
 
-def _stage(event: Event, key: str) -> Stage:
-    try:
-        return event.rulebook.stage(key)
-    except KeyError:
-        raise Http404 from None
-
-
 @login_required
 @require_POST
 def results_upload(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_organizer)
     form = RoundUploadForm(_result_rounds(event), request.POST, request.FILES, prefix="results")
     if not form.is_valid():
         return _index(request, event, results=form, status=400)
@@ -295,7 +284,7 @@ def _results_page(
 ) -> HttpResponse:
     found = _stashed(request, event, "results", token)
     sheet = Sheet.from_data(found["sheet"])
-    stage = _stage(event, found["stage"])
+    stage = stage_or_404(event, found["stage"])
     context: dict[str, Any] = {
         "event": event,
         "sheet": sheet,
@@ -320,14 +309,14 @@ def _results_page(
 
 @login_required
 def results_preview_page(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_organizer)
     return _results_page(request, event, token, plain(request.GET.get("reason", "")).strip())
 
 
 @login_required
 @require_POST
 def results_save(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_organizer)
     found = _stashed(request, event, "results", token)
     form = ConfirmForm(request.POST)
     reason = form.data.get("reason", "").strip()[:500]
@@ -353,7 +342,7 @@ def results_save(request: HttpRequest, slug: str, token: str) -> HttpResponse:
 @login_required
 @require_POST
 def chgk_upload(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_organizer)
     form = RoundUploadForm(_tour_rounds(event), request.POST, request.FILES, prefix="chgk")
     if not form.is_valid():
         return _index(request, event, chgk=form, status=400)
@@ -378,7 +367,7 @@ def _chgk_page(
 ) -> HttpResponse:
     found = _stashed(request, event, "chgk", token)
     rating = RatingFile.from_data(found["rating"])
-    stage = _stage(event, found["stage"])
+    stage = stage_or_404(event, found["stage"])
     context: dict[str, Any] = {
         "event": event,
         "rating": rating,
@@ -404,7 +393,7 @@ def _chgk_page(
 
 @login_required
 def chgk_preview_page(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_organizer)
     reason = plain(request.GET.get("reason", "")).strip()
     return _chgk_page(request, event, token, reason, request.GET.get("skip_unmatched") == "on")
 
@@ -412,7 +401,7 @@ def chgk_preview_page(request: HttpRequest, slug: str, token: str) -> HttpRespon
 @login_required
 @require_POST
 def chgk_save(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_organizer)
     found = _stashed(request, event, "chgk", token)
     reason = plain(request.POST.get("reason", "")).strip()[:500]
     skip = request.POST.get("skip_unmatched") == "on"
@@ -445,7 +434,7 @@ def chgk_save(request: HttpRequest, slug: str, token: str) -> HttpResponse:
 
 
 def _tour_stage(event: Event, key: str) -> ChgkTourStage:
-    stage = _stage(event, key)
+    stage = stage_or_404(event, key)
     if not isinstance(stage, ChgkTourStage):
         raise Http404
     return stage

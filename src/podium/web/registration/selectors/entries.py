@@ -14,6 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Prefetch, Q, QuerySet
 
 from podium.rules.schema.registration import Category
+from podium.rules.schema.stages import GamesStage
 from podium.web.models import Entry, EntryMember, Event, Squad
 
 
@@ -106,3 +107,15 @@ def can_add_players(entry: Entry) -> bool:
         and category.entrants.players_added_any_time
         and entry.status != Entry.Status.CANCELLED
     )
+
+
+def squad_players(event: Event, squad: Squad, stage: GamesStage) -> QuerySet[Entry]:
+    return squads_players(event, stage).filter(squad=squad)
+
+
+def squads_players(event: Event, stage: GamesStage) -> QuerySet[Entry]:
+    """The confirmed players of the stage in every squad, by number."""
+    entries = Entry.objects.filter(event=event, squad__isnull=False, status=Entry.Status.CONFIRMED)
+    if stage.category:
+        entries = entries.filter(category=stage.category)
+    return entries.order_by("number")

@@ -19,9 +19,10 @@ from django.utils.translation import gettext as _
 
 from podium.engine.money import fmt, money
 from podium.web.kernel.audit import audit
+from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_staff
-from podium.web.models import Entry, Event, Payment, Verdict
+from podium.web.models import Entry, Payment, Verdict
 from podium.web.registration.selectors.payments import fee_due, fees_for
 
 
@@ -37,7 +38,7 @@ def payment_record(
 ) -> Payment:
     with transaction.atomic():
         # Lock the event row: receipt numbers are handed out one at a time.
-        event = Event.objects.select_for_update().get(pk=entry.event_id)
+        event = locked_event(entry.event_id)
         entry = Entry.objects.select_related("event").get(pk=entry.pk)
         if not is_staff(by, event):
             raise Refused(_("Only an organizer or referee of this event may record payments."))

@@ -36,6 +36,8 @@ from podium.engine.formats.games import assign_division
 from podium.rules.schema.registration import Category, Fee
 from podium.web.disputes.services.discipline import ban_refusal
 from podium.web.kernel.audit import Actor, audit
+from podium.web.kernel.lookup import locked_event
+from podium.web.kernel.people import find_person, other_team
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_organizer, is_staff
 from podium.web.kernel.text import limit as column_limit
@@ -84,11 +86,6 @@ class PersonData:
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _locked(event: Event) -> Event:
-    # The lock serialises everyone counting places of this event until the transaction ends.
-    return Event.objects.select_for_update().get(pk=event.pk)
-
-
 def _is_owner(user: Actor, entry: Entry) -> bool:
     return bool(user is not None and user.is_authenticated and entry.registered_by_id == user.pk)
 
@@ -125,25 +122,8 @@ def _renumber_waiting(event: Event, category: str) -> None:
             entry.save(update_fields=["waiting_position"])
 
 
-def _same_person(person: Person, data: PersonData) -> bool:
-    same_name = (person.first_name.casefold(), person.last_name.casefold()) == (
-        data.first_name.strip().casefold(),
-        data.last_name.strip().casefold(),
-    )
-    return same_name and (data.birth_date is None or person.birth_date in (None, data.birth_date))
-
-
 def _find_person(data: PersonData, own: Person | None) -> Person | None:
-    """The person these data describe, if entered before; ``None`` means a new person."""
-    if own is not None and _same_person(own, data):
-        return own
-    if data.birth_date is None:
-        return None
-    return Person.objects.filter(
-        first_name__iexact=data.first_name.strip(),
-        last_name__iexact=data.last_name.strip(),
-        birth_date=data.birth_date,
-    ).first()
+    return find_person(data.first_name, data.last_name, data.birth_date, own=own)
 
 
 def _save_person(data: PersonData, found: Person | None, user: Actor | None) -> Person:
@@ -216,16 +196,6 @@ def _text_refusal(
     return None
 
 
-def _other_team(event: Event, person: Person, *, exclude: Entry | None = None) -> Entry | None:
-    """A scored, not cancelled team of the event this person already plays for, if any."""
-    others = Entry.objects.filter(event=event, scored=True, members__person=person).exclude(
-        status=Entry.Status.CANCELLED
-    )
-    if exclude is not None:
-        others = others.exclude(pk=exclude.pk)
-    return others.first()
-
-
 # --- register --------------------------------------------------------------------------------
 
 
@@ -249,7 +219,7 @@ def entry_register(
     """
     now = now or timezone.now()
     with transaction.atomic():
-        event = _locked(event)
+        event = locked_event(event.pk)
         rulebook = event.rulebook
         rules = rulebook.registration
         cat = category_of(event, category)
@@ -373,7 +343,7 @@ def entry_register(
                         field=_member_field(i, "last_name"),
                     )
                 if scored and kind.one_team_per_person:
-                    other = _other_team(event, person)
+                    other = other_team(event, person, scored_only=True)
                     if other is not None:
                         raise Refused(
                             _("%(name)s already plays for %(team)s; a player plays for one team.")
@@ -549,7 +519,7 @@ def entry_promote(*, entry: Entry, by: Actor, reason: str) -> Entry:
     gives a no-show's seat to the waiting list while the absent entry still holds it.
     """
     with transaction.atomic():
-        event = _locked(entry.event)
+        event = locked_event(entry.event_id)
         entry = Entry.objects.select_related("event").get(pk=entry.pk)
         entry.event = event
         if not is_staff(by, event):
@@ -564,7 +534,7 @@ def entry_promote(*, entry: Entry, by: Actor, reason: str) -> Entry:
 def waiting_reorder(*, entry: Entry, position: int, by: Actor, reason: str) -> Entry:
     """Moves a waiting entry to another position; the organizer must say why."""
     with transaction.atomic():
-        event = _locked(entry.event)
+        event = locked_event(entry.event_id)
         entry = Entry.objects.get(pk=entry.pk)
         if not is_organizer(by, event):
             raise Refused(_("Only the event's organizers may reorder the waiting list."))
@@ -602,7 +572,7 @@ def waiting_reorder(*, entry: Entry, position: int, by: Actor, reason: str) -> E
 def entry_approve(*, entry: Entry, by: Actor) -> Entry:
     """Confirms a pending entry; where approval assigns the table, the lowest free one."""
     with transaction.atomic():
-        event = _locked(entry.event)
+        event = locked_event(entry.event_id)
         entry = Entry.objects.get(pk=entry.pk)
         rules = event.rulebook.registration
         if not is_organizer(by, event):
@@ -707,7 +677,7 @@ def entry_cancel(*, entry: Entry, by: Actor, now: dt.datetime | None = None) -> 
     """Cancels an entry with its terms, frees its place and promotes the first waiting entry."""
     now = now or timezone.now()
     with transaction.atomic():
-        event = _locked(entry.event)
+        event = locked_event(entry.event_id)
         entry = Entry.objects.select_related("squad").get(pk=entry.pk)
         entry.event = event
         if not (_is_owner(by, entry) or is_organizer(by, event)):
@@ -779,7 +749,7 @@ def _promote_first(event: Event, freed: Entry, *, by: Actor, now: dt.datetime) -
 def roster_add_player(*, entry: Entry, person: PersonData, by: Actor) -> EntryMember:
     """Adds a player to a team's roster where the rulebook allows it at any time (ChGK)."""
     with transaction.atomic():
-        event = _locked(entry.event)
+        event = locked_event(entry.event_id)
         entry = Entry.objects.get(pk=entry.pk)
         kind = category_of(event, entry.category)
         if kind is None:  # pragma: no cover - an entry's category comes from its rulebook
@@ -829,7 +799,7 @@ def roster_add_player(*, entry: Entry, person: PersonData, by: Actor) -> EntryMe
                     field="last_name",
                 )
             if entry.scored and entrants.one_team_per_person:
-                other = _other_team(event, found, exclude=entry)
+                other = other_team(event, found, besides=entry, scored_only=True)
                 if other is not None:
                     raise Refused(
                         _("%(name)s already plays for %(team)s; a player plays for one team.")

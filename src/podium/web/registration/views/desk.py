@@ -41,10 +41,6 @@ from podium.web.registration.services.checkin import (
 app_name = "desk"
 
 
-def _event(request: HttpRequest, slug: str) -> Event:
-    return event_for(request, slug, is_staff)
-
-
 def _refused(request: HttpRequest, refused: Refused) -> None:
     messages.error(request, refusal_text(refused))
 
@@ -69,7 +65,7 @@ def _counts_context(event: Event) -> dict[str, object]:
 
 @login_required
 def desk(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_staff)
     query = search_text(request.GET.get("q", ""))
     not_yet = request.GET.get("show") == NOT_YET
     now = timezone.now()
@@ -104,7 +100,7 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def counts(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The counts alone, for the poll; ``304`` while nothing they show changed."""
-    event = _event(request, slug)
+    event = event_for(request, slug, is_staff)
     minute = int(timezone.now().timestamp() // 60)
     current = polls.still_current(request, versions.desk_tag(event.slug), minute, "desk")
     if current is not None:
@@ -126,7 +122,7 @@ def _back(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def check_in(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_staff)
     entry = get_object_or_404(event.entries, pk=entry_id)
     form = CheckInForm(request.POST)
     seat = form.cleaned_data["seat"] if form.is_valid() else ""
@@ -146,7 +142,7 @@ def check_in(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def undo(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_staff)
     entry = get_object_or_404(event.entries, pk=entry_id)
     form = UndoCheckInForm(request.POST)
     if not form.is_valid():
@@ -170,7 +166,7 @@ def undo(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def offer(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_staff)
     absent = get_object_or_404(event.entries, pk=entry_id)
     try:
         given = seat_offer(absent=absent, by=request.user)

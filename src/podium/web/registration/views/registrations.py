@@ -25,10 +25,6 @@ from podium.web.registration.services import registration as services
 app_name = "registrations"
 
 
-def _event(request: HttpRequest, slug: str) -> Event:
-    return event_for(request, slug, is_organizer)
-
-
 def _entry(event: Event, pk: int) -> Entry:
     entry = Entry.objects.filter(event=event, pk=pk).first()
     if entry is None:
@@ -38,7 +34,7 @@ def _entry(event: Event, pk: int) -> Entry:
 
 @login_required(login_url="accounts:login")
 def index(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_organizer)
     categories = [
         {
             "category": category,
@@ -68,7 +64,7 @@ def _done(request: HttpRequest, slug: str, refusal: Refused | None, text: str) -
 @login_required(login_url="accounts:login")
 @require_POST
 def approve(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_organizer)
     entry = _entry(event, pk)
     try:
         entry = services.entry_approve(entry=entry, by=request.user)
@@ -87,7 +83,7 @@ def approve(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required(login_url="accounts:login")
 @require_POST
 def reorder(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_organizer)
     entry = _entry(event, pk)
     form = ReorderForm(request.POST)
     if not form.is_valid():
@@ -107,7 +103,7 @@ def reorder(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required(login_url="accounts:login")
 @require_POST
 def promote(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_organizer)
     entry = _entry(event, pk)
     form = PromoteForm(request.POST)
     if not form.is_valid():
@@ -122,7 +118,7 @@ def promote(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required(login_url="accounts:login")
 @require_POST
 def cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_organizer)
     entry = _entry(event, pk)
     try:
         cancellation = services.entry_cancel(entry=entry, by=request.user)

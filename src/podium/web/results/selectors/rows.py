@@ -510,3 +510,11 @@ def final_versions(event: Event, stage: str, round: int = 1) -> list[Publication
             event=event, stage=stage, round=round, state=Publication.State.FINAL
         ).order_by("version")
     )
+
+
+def total_of(cells: dict[str, str]) -> int | None:
+    """The pinfall of the games recorded (``None`` if none is, or one is not a number)."""
+    values = [v for v in cells.values() if v]
+    if not values or not all(v.isdigit() for v in values):
+        return None
+    return sum(int(v) for v in values)

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from podium.engine.compare import differences
 from podium.web.kernel.audit import audit
+from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_head_referee, is_staff
 from podium.web.models import Entry, Event, Result, SecondEntry, Verification
@@ -51,7 +52,7 @@ def _locked(result: Result) -> tuple[Event, Result]:
         Entry.objects.select_for_update(of=("self",)).get(pk=result.entry_id)
         event = Event.objects.get(pk=result.event_id)
     else:
-        event = Event.objects.select_for_update().get(pk=result.event_id)
+        event = locked_event(result.event_id)
     return event, Result.objects.select_related("entry", "recorded_by").get(pk=result.pk)
 
 

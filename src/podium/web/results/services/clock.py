@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from podium.engine.clock import ClockError
 from podium.engine.timing import format_clock, parse_clock
 from podium.web.kernel.audit import audit
+from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_head_referee
 from podium.web.kernel.texts import error_text
@@ -87,7 +88,7 @@ def round_start(
     now = now or timezone.now()
     reason = (reason or "").strip()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = locked_event(event.pk)
         the_stage = _signal_stage(event, stage, round, group, by)
         check_not_final(event, the_stage, round)
         groups = [group] if group else list(clock_groups(the_stage))
@@ -127,7 +128,7 @@ def round_end(
     now = now or timezone.now()
     reason = (reason or "").strip()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = locked_event(event.pk)
         the_stage = _signal_stage(event, stage, round, group, by)
         groups = [group] if group else list(clock_groups(the_stage))
         states = {g: clock_of(event, the_stage, round, g, now).state(now) for g in groups}

@@ -34,6 +34,7 @@ from podium.engine.timing import parse_clock
 from podium.rules.schema.stages import ChgkTourStage, Stage, TeamSolveStage
 from podium.web.disputes.services.discipline import admission_refusal
 from podium.web.kernel.audit import audit
+from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_head_referee, is_staff
 from podium.web.kernel.stages import has_calendar, in_stage, stage_entries
@@ -239,7 +240,7 @@ def _locked(event: Event, entry: Entry | None) -> tuple[Event, Entry | None]:
             .get(pk=entry.pk)
         )
         return locked.event, locked
-    return Event.objects.select_for_update().get(pk=event.pk), None
+    return locked_event(event.pk), None
 
 
 def resubmitted(

@@ -42,10 +42,6 @@ from podium.web.results.services.results import shown, teams_of
 app_name = "checks"
 
 
-def _event(request: HttpRequest, slug: str) -> Event:
-    return event_for(request, slug, is_head_referee)
-
-
 def _marks(first: str, second: str, differ: tuple[int, ...]) -> list[list[tuple[str, bool]]]:
     """Each mask as (mark, differs) pairs, so the page can point at the questions that differ."""
     return [[(m, i in differ) for i, m in enumerate(mask, 1)] for mask in (first, second)]
@@ -71,7 +67,7 @@ def _asks_agreement(event: Event, result: Result) -> bool:
 
 @login_required
 def index(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_head_referee)
     unverified = waiting(event)  # read once for the three lists
     found = mismatches(event, unverified)
     context = {
@@ -95,7 +91,7 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def resolve(request: HttpRequest, slug: str, second_id: int) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_head_referee)
     second = get_object_or_404(
         SecondEntry.objects.select_related("result__entry"), pk=second_id, result__event=event
     )
@@ -123,7 +119,7 @@ def resolve(request: HttpRequest, slug: str, second_id: int) -> HttpResponse:
 @require_POST
 def confirm(request: HttpRequest, slug: str) -> HttpResponse:
     """Confirms the results ticked on the page, one by one; each refusal is reported."""
-    event = _event(request, slug)
+    event = event_for(request, slug, is_head_referee)
     ids = [int(i) for i in request.POST.getlist("result") if i.isdigit()]
     done = 0
     unagreed = []

@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from podium.rules.schema.stages import Stage
 from podium.web.kernel.keyed import KeyedForm
-from podium.web.kernel.lookup import event_for
+from podium.web.kernel.lookup import event_for, stage_or_404
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.roles import is_head_referee, is_staff
 from podium.web.kernel.stages import has_calendar, round_numbers
@@ -43,10 +43,7 @@ def staff_event(request: HttpRequest, slug: str) -> Event:
 
 
 def console_stage(event: Event, key: str) -> Stage:
-    try:
-        stage = event.rulebook.stage(key)
-    except KeyError:
-        raise Http404 from None
+    stage = stage_or_404(event, key)
     if stage.format not in ENTRY_FORMATS:
         raise Http404
     return stage

@@ -28,10 +28,9 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from podium.rules.schema.stages import Stage
-from podium.web.files.selectors.scorecards import has_scorecards
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.roles import is_head_referee
-from podium.web.kernel.stages import has_calendar, round_numbers
+from podium.web.kernel.stages import has_calendar, has_scorecards, round_numbers
 from podium.web.models import Event
 from podium.web.results.forms import ChoiceOfTables, MissingForm, ResultForm
 from podium.web.results.selectors.console import counts, parse_numbers

@@ -56,12 +56,12 @@ from podium.rules.schema.stages import (
     TeamSolveStage,
     TimedSolveStage,
 )
-from podium.web.bowling.selectors import squad_players, squads_players
 from podium.web.kernel.stages import rounds_of
 from podium.web.kernel.texts import rt
 from podium.web.live import flight
 from podium.web.live.versions import stage_tag
 from podium.web.models import Entry, Event, Result, Squad
+from podium.web.registration.selectors.entries import squad_players, squads_players
 from podium.web.results.selectors.rows import (
     current_results,
     publication_state,

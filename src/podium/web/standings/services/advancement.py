@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from podium.rules.schema.stages import Stage, SuperfinalStage
 from podium.web.kernel.audit import audit
+from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_organizer
 from podium.web.models import Advancement, Entry, Event, Publication, Result
@@ -70,7 +71,7 @@ def _replace(event: Event, from_stage: str, to_stage: str, reason: str, now: dt.
 
 def _locked(event: Event, by: Any) -> Event:
     """The event, locked for the advancement being made, if ``by`` is its organizer."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = locked_event(event.pk)
     if not is_organizer(by, event):
         raise Refused(_("Only an organizer of this event advances entrants."))
     return event

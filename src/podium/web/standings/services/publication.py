@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from podium.engine.errors import InputError
 from podium.rules.schema.stages import ChgkSeasonStage, Stage
 from podium.web.kernel.audit import audit
+from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_organizer
 from podium.web.kernel.stages import has_calendar, rounds_of
@@ -164,7 +165,7 @@ def publication_set(
     now = now or timezone.now()
     reason = (reason or "").strip()
     with transaction.atomic():
-        event = Event.objects.select_for_update().get(pk=event.pk)
+        event = locked_event(event.pk)
         if not is_organizer(by, event):
             raise Refused(_("Only an organizer of this event may publish results."))
         the_stage = published_stage(event, stage)

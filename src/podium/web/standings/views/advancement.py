@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from podium.web.kernel.lookup import event_for
+from podium.web.kernel.lookup import event_for, stage_or_404
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.roles import is_organizer
 from podium.web.kernel.text import plain
@@ -31,10 +31,7 @@ def _back(slug: str, stage: str) -> HttpResponse:
 @require_POST
 def advance(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
     event = event_for(request, slug, is_organizer)
-    try:
-        the_stage = event.rulebook.stage(stage)
-    except KeyError:
-        raise Http404 from None
+    the_stage = stage_or_404(event, stage)
     act = superfinal_winners if the_stage.format == "superfinal" else advance_from
     try:
         made = act(

@@ -25,20 +25,16 @@ from podium.web.kernel.lookup import event_for
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.roles import is_organizer
 from podium.web.kernel.text import plain
-from podium.web.models import Event, Publication
+from podium.web.models import Publication
 from podium.web.standings.selectors.publication import controls, published_stages
 from podium.web.standings.services.publication import publication_set
 
 app_name = "publication"
 
 
-def _event(request: HttpRequest, slug: str) -> Event:
-    return event_for(request, slug, is_organizer)
-
-
 @login_required
 def index(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_organizer)
     context = {"event": event, "stages": controls(event)}
     return render(request, "podium/publication/index.html", context)
 
@@ -46,7 +42,7 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def change(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
-    event = _event(request, slug)
+    event = event_for(request, slug, is_organizer)
     if stage not in {s.key for s in published_stages(event)}:
         raise Http404
     round_text = request.POST.get("round", "1")

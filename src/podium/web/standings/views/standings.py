@@ -12,7 +12,7 @@ Vocabulary:
   says it in a header, which the clock script reads.
 - view: ``page`` (every column) or ``projector`` (large type, fewer columns).
 - search: ``?q=`` lists the rows whose entry or a member matches (see
-  ``podium.web.events.selectors.competitors``), each linking to the competitor's page; a plain GET
+  ``podium.web.standings.selectors.search``), each linking to the competitor's page; a plain GET
   form, so it works without a script.
 - why: a row's reasons, behind its name (``?why=<table>.<number>``): the fragment for the
   page's script, or a page of its own without JavaScript. A table of thousands of rows stays
@@ -38,10 +38,10 @@ from django.utils.safestring import SafeString, mark_safe
 
 from podium.rules.schema.stages import Stage
 from podium.web.disputes.selectors.appeals import published_verdicts
-from podium.web.events.selectors.competitors import name_search
 from podium.web.kernel.languages import speak_event_language
+from podium.web.kernel.lookup import round_or_404, stage_or_404
 from podium.web.kernel.roles import is_organizer, is_staff
-from podium.web.kernel.stages import has_calendar, rounds_of
+from podium.web.kernel.stages import has_calendar
 from podium.web.kernel.text import search_text
 from podium.web.kernel.texts import points_shown
 from podium.web.live import flight, polls, versions
@@ -49,6 +49,7 @@ from podium.web.models import Event, Publication
 from podium.web.results.selectors.clock import stage_clocks
 from podium.web.standings.selectors.charts import stage_charts
 from podium.web.standings.selectors.live import find_row, live_round, live_row, who
+from podium.web.standings.selectors.search import name_search
 from podium.web.standings.selectors.standings import (
     frozen_tables,
     round_tables,
@@ -68,19 +69,6 @@ def public_event(request: HttpRequest, slug: str) -> tuple[Event, bool]:
         raise Http404
     speak_event_language(request, event.language)
     return event, staff
-
-
-def _stage(event: Event, key: str) -> Stage:
-    try:
-        return event.rulebook.stage(key)
-    except KeyError:
-        raise Http404 from None
-
-
-def _check_round(event: Event, stage: Stage, round: int) -> None:
-    known = [r.number for r in rounds_of(event, stage)] if has_calendar(stage) else [1]
-    if round not in known:
-        raise Http404
 
 
 def _round_args(event: Event, stage: Stage, round: int) -> list[Any]:
@@ -198,13 +186,13 @@ def _why(
 
 def _round_page(request: HttpRequest, slug: str, stage: str, round: int | None) -> HttpResponseBase:
     event, staff = public_event(request, slug)
-    the_stage = _stage(event, stage)
+    the_stage = stage_or_404(event, stage)
     tag = versions.stage_tag(event.slug, the_stage)
     rounds = stage_rounds(event, the_stage, staff)
     if round is None:
         round = shown_round(the_stage, rounds)
     else:
-        _check_round(event, the_stage, round)
+        round_or_404(event, the_stage, round)
     moment = _as_of(request, event) if staff else None
     if "why" in request.GET and round is not None:
         key = request.GET["why"]
@@ -273,7 +261,7 @@ def projector_page(
     request: HttpRequest, slug: str, stage: str, round: int | None = None
 ) -> HttpResponseBase:
     event, staff = public_event(request, slug)
-    the_stage = _stage(event, stage)
+    the_stage = stage_or_404(event, stage)
     tag = versions.stage_tag(event.slug, the_stage)
     rounds = stage_rounds(event, the_stage, staff)
     if round is None:
@@ -281,7 +269,7 @@ def projector_page(
         if round is None:
             raise Http404
     else:
-        _check_round(event, the_stage, round)
+        round_or_404(event, the_stage, round)
     shown: int = round
 
     def page() -> HttpResponse:
@@ -299,8 +287,8 @@ def _fragment(
 ) -> HttpResponseBase:
     """The clocks and tables alone (for htmx); ``304`` while nothing of the round changed."""
     event, staff = public_event(request, slug)
-    the_stage = _stage(event, stage)
-    _check_round(event, the_stage, round)
+    the_stage = stage_or_404(event, stage)
+    round_or_404(event, the_stage, round)
     tag = versions.stage_tag(event.slug, the_stage)
     current = polls.still_current(request, tag, round, view)
     if current is not None:
@@ -330,7 +318,7 @@ def version_page(
 ) -> HttpResponse:
     """One frozen final version of a round (public: it was published)."""
     event, _staff = public_event(request, slug)
-    the_stage = _stage(event, stage)
+    the_stage = stage_or_404(event, stage)
     publication = get_object_or_404(
         Publication.objects.select_related("changed_by"),
         event=event, stage=stage, round=round, state=Publication.State.FINAL, version=version,

@@ -22,11 +22,11 @@ from podium.web.files.services.imports.common import (
     Issue,
     dry_run,
     guard,
-    locked,
     once,
 )
 from podium.web.files.services.imports.results import results_stage
 from podium.web.kernel.audit import audit
+from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.stages import stage_entries
 from podium.web.kernel.text import name_key
@@ -294,7 +294,7 @@ def chgk_import(
     now = now or timezone.now()
     reason = reason.strip()
     with transaction.atomic():
-        event = locked(event)
+        event = locked_event(event.pk)
         once(event, "chgk.import", token)
         plan = _tour_plan(
             event, stage, round, rating, by, f"import-{token}"[:90], reason, skip_unmatched, now

@@ -89,10 +89,6 @@ def guard(event: Event, by: Any) -> None:
         raise Refused(_("Only an organizer of this event may import."))
 
 
-def locked(event: Event) -> Event:
-    return Event.objects.select_for_update().get(pk=event.pk)
-
-
 def once(event: Event, action: str, token: str) -> None:
     """Refuses an upload imported before (a second click, or the page sent again)."""
     if not token:

@@ -25,10 +25,10 @@ from podium.web.files.services.imports.common import (
     dry_run,
     extra_cells,
     guard,
-    locked,
     once,
 )
 from podium.web.kernel.audit import audit
+from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.text import limit, text_problem
 from podium.web.kernel.texts import shown
@@ -577,7 +577,7 @@ def entrants_import(
     guard(event, by)
     now = now or timezone.now()
     with transaction.atomic():
-        event = locked(event)
+        event = locked_event(event.pk)
         once(event, "entries.import", token)
         plan = _entrants_plan(event, sheet, mapping, category, by, now)
         if not plan.ok:

@@ -26,10 +26,10 @@ from podium.web.files.services.imports.common import (
     engine_issues,
     extra_cells,
     guard,
-    locked,
     once,
 )
 from podium.web.kernel.audit import audit
+from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.stages import stage_entries
 from podium.web.kernel.text import name_key
@@ -552,7 +552,7 @@ def results_import(
     now = now or timezone.now()
     reason = reason.strip()
     with transaction.atomic():
-        event = locked(event)
+        event = locked_event(event.pk)
         once(event, "results.import", token)
         plan, made = _results_plan(event, stage, round, sheet, by, token, reason, now)
         if not plan.ok:
