@@ -152,7 +152,7 @@ def test_a_csv_of_too_many_rows_is_refused_quickly(bounded: Any) -> None:
     assert refused.message == "The table “CSV” has more than 5000 rows; split it."
 
 
-VENUE_RESULTS = Path(__file__).resolve().parents[1] / "data" / "chgk" / "venue-results"
+VENUE_RESULTS = Path(__file__).resolve().parents[2] / "data" / "chgk" / "venue-results"
 
 
 def _venue_tables(sheet: dict[str, Any]) -> list[tuple[str, list[tuple[int, list[str]]]]]:

@@ -52,7 +52,7 @@ from podium.web.standings.services.publication import publication_set
 
 TOUR = "chgk-tour"
 UTC = dt.UTC
-VENUE_RESULTS = Path(__file__).resolve().parents[1] / "data" / "chgk" / "venue-results"
+VENUE_RESULTS = Path(__file__).resolve().parents[2] / "data" / "chgk" / "venue-results"
 
 
 def mask(taken: int, questions: int = 15) -> str:

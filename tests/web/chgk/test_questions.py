@@ -72,7 +72,7 @@ from podium.web.models import (
     Sanction,
 )
 
-DATA = Path(__file__).parent / "data" / "questions"
+DATA = Path(__file__).parents[1] / "data" / "questions"
 TOUR = "chgk-tour"
 UTC = dt.UTC
 

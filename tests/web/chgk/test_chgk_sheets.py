@@ -44,7 +44,7 @@ from podium.web.results.selectors.rows import current_results, standings_as_of, 
 from podium.web.results.services.results import result_correct
 
 TOUR = "chgk-tour"
-VENUE = Path(__file__).resolve().parents[1] / "data" / "chgk" / "venue-results"
+VENUE = Path(__file__).resolve().parents[2] / "data" / "chgk" / "venue-results"
 
 
 def mask(taken: int, questions: int = 15) -> str:

@@ -51,7 +51,7 @@ from podium.web.results.services.results import result_record
 from podium.web.standings.services.publication import publication_set
 
 QUALI = "individual-qualification"
-WJPC = Path(__file__).resolve().parents[1] / "data/jigsaw/wjpc2024-individual.json"
+WJPC = Path(__file__).resolve().parents[2] / "data/jigsaw/wjpc2024-individual.json"
 NOON = dt.datetime(2026, 6, 20, 12, 0, tzinfo=dt.UTC)
 BOM = b"\xef\xbb\xbf"
 

@@ -11,7 +11,7 @@ import pytest
 
 from podium.web.models import EventRole
 
-LOCALE = Path(__file__).resolve().parents[2] / "src" / "podium" / "web" / "locale"
+LOCALE = Path(__file__).resolve().parents[3] / "src" / "podium" / "web" / "locale"
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -38,7 +38,7 @@ from podium.web.draws.services import draw_make
 from podium.web.models import Entry, Event, Result, Squad
 from podium.web.results.selectors.rows import standings_as_of
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "bowling"
+DATA = Path(__file__).resolve().parents[2] / "data" / "bowling"
 STAGE = "qualification"
 SERIES = {
     1: ("Adam", [200, 190, 210, 180, 220, 200]),

@@ -15,7 +15,7 @@ from podium.web.models import Entry, EntryMember, Event, Person
 
 pytestmark = pytest.mark.django_db
 
-LOCALE = Path(__file__).resolve().parents[2] / "src" / "podium" / "web" / "locale"
+LOCALE = Path(__file__).resolve().parents[3] / "src" / "podium" / "web" / "locale"
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.web.test_workshop_pages import SMALL
+from tests.web.events.test_workshop_pages import SMALL
 
 from podium.web.models import Event
 
