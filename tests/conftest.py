@@ -3,14 +3,21 @@
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Hypothesis times every example on the wall clock (a 200 ms deadline, and a health check on
+# slow generation); a busy machine stretches both, so neither is asked here. Each test still
+# runs its examples in full.
+settings.register_profile("podium", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("podium")
 
 
 def pytest_configure(config: Any) -> None:
-    from django.conf import settings
+    from django.conf import settings as django_settings
 
     # Test users log in with known passwords; the production hasher's million rounds only
     # cost time here (about half a second per user).
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def cpu_seconds() -> float:
