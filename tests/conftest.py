@@ -20,6 +20,15 @@ def pytest_configure(config: Any) -> None:
     django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+def pytest_collection_modifyitems(config: Any, items: list[pytest.Item]) -> None:
+    """Every test that drives Chromium (the ``browser`` fixture, which ``page`` and
+    ``new_context`` open theirs from) is marked ``browser``: by what it uses, not by the name
+    of its file, so ``-m "not browser"`` holds wherever the tests live."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
 def cpu_seconds() -> float:
     """The CPU time spent so far by this process (all its threads) and by its children that
     have ended: what a bound on work checks, since other processes on a busy machine stretch

@@ -41,6 +41,8 @@ REDIS = os.environ.get("PODIUM_TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
 SLUG, QUALI = "two-servers", "individual-qualification"
 ANONYMOUS_PER_MINUTE = 40
 
+pytestmark = pytest.mark.slow  # two servers in processes of their own, started once: 1 min
+
 # Run by ``podium manage shell``: an event whose qualification is live and public, a referee
 # with an API token (printed), 40 entrants of whom the first 20 have a result.
 SET_UP = """
