@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PODIUM := $(BIN)/podium
 LOCALES := $(wildcard src/podium/web/locale/*/LC_MESSAGES/django.po)
 
-.PHONY: run demo test check bench messages catalogues browser clean
+.PHONY: run demo test quick check bench messages catalogues browser clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is required ($(PYTHON) not found)"; exit 1; }
@@ -48,8 +48,19 @@ browser:
 		echo "Installing Debian's chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
+# `make test`: every test a user needs to trust a change — engine, rules, command line, web,
+# the servers in processes of their own and the browser walks — on SQLite, or on the database
+# DATABASE_URL names. `make test MARKS='not browser'` leaves out the browser walks (CI runs
+# them once, on PostgreSQL). Markers: `browser` (set on every test that drives Chromium) and
+# `slow` (several seconds each, measured); see [tool.pytest.ini_options] in pyproject.toml.
+MARKS ?=
 test: $(STAMP) messages browser
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q $(if $(MARKS),-m "$(MARKS)")
+
+# `make quick`: the inner loop, in a couple of minutes — engine, rules, command line and web
+# without the browser walks and the slow tests. `make test` before a commit.
+quick: $(STAMP) messages
+	$(BIN)/pytest -q -m "not browser and not slow"
 
 check: $(STAMP)
 	$(BIN)/ruff check src tests bench

@@ -57,6 +57,7 @@ def test_production_refuses_to_start_without_what_it_needs(
     assert not (tmp_path / "podium.sqlite3").exists()  # nothing started, nothing migrated
 
 
+@pytest.mark.slow
 def test_the_documented_settings_pass_the_deployment_check(tmp_path: Path) -> None:
     documented = {
         "PODIUM_PRODUCTION": "1",

@@ -34,10 +34,10 @@ def test_every_preset_stage_runs_in_bounded_time_citing_its_own_clauses(
     preset: str, stage: str
 ) -> None:
     rulebook = loader.load(preset)
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: a busy machine stretches the wall clock
     report = workshop.simulate(rulebook, stage, seed=7)
-    elapsed = time.perf_counter() - started
-    assert elapsed < 2.0, f"{preset}/{stage} took {elapsed:.2f} s"
+    cpu = time.process_time() - started
+    assert cpu < 2.0, f"{preset}/{stage} took {cpu:.2f} s of CPU time"
     assert report.runs == workshop.DEFAULT_RUNS
     assert report.entrants == workshop.default_entrants(rulebook, rulebook.stage(stage))
     assert report.preview.stage == stage
@@ -150,9 +150,10 @@ def test_an_unknown_stage_or_a_field_out_of_bounds_is_refused() -> None:
 
 def test_the_largest_simulation_stays_bounded() -> None:
     rulebook = loader.load("cz-jigsaw")
-    started = time.perf_counter()
+    started = time.process_time()
     workshop.simulate(rulebook, "individual-qualification", entrants=workshop.MAX_ENTRANTS, runs=20)
-    assert time.perf_counter() - started < 10.0
+    cpu = time.process_time() - started
+    assert cpu < 10.0, f"took {cpu:.2f} s of CPU time"
 
 
 def test_a_league_and_a_superfinal_take_only_as_many_as_can_play() -> None:

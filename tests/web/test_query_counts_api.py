@@ -87,6 +87,7 @@ CLUB = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_the_club_api_reads_as_much_for_200_teams_of_9_and_20_tours_as_for_12_teams_of_1_and_2_tours(  # noqa: E501
     club_at: Any, queries_at: Any

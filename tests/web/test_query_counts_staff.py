@@ -61,6 +61,7 @@ JIGSAW = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_the_jigsaw_staff_pages_read_as_much_for_200_entrants_as_for_10(
     jigsaw_at: Any, queries_at: Any
@@ -113,6 +114,7 @@ CLUB = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_the_club_staff_pages_read_as_much_for_200_teams_of_9_and_20_tours_as_for_12_teams_of_1_and_2_tours(  # noqa: E501
     club_at: Any, queries_at: Any
@@ -171,6 +173,7 @@ BOWLING = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_the_bowling_staff_pages_read_as_much_for_200_players_in_8_squads_as_for_12_in_2(
     bowling_at: Any, queries_at: Any

@@ -41,7 +41,7 @@ def as_user(new_context: Any, sign_in: Any, live_server: Any) -> Any:
     def page(user: Any, **options: Any) -> Any:
         context = new_context(**options)
         context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(30_000)  # only against a hung walk: a busy machine is slow
         sign_in(context, user)
         return context.new_page()
 

@@ -172,14 +172,14 @@ def test_a_huge_mask_is_refused_quickly_with_a_short_message(mark: str, faults: 
         {"id": "b", "name": "B", "mask": "1" * 12},
     )
     tracemalloc.start()
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: a busy machine stretches the wall clock
     found = problems_of(lambda: tour(book, raw))
-    elapsed = time.perf_counter() - started
+    cpu = time.process_time() - started
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     # The message shows the mask's first 59 marks and names at most five wrong ones.
     assert found == [("row 2, column mask", f"mask '{mark * 59}…' has {faults}")]
-    assert elapsed < 2
+    assert cpu < 2, f"{cpu:.2f} s of CPU time"
     assert peak < 100 * 2**20
 
 

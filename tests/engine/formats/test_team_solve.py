@@ -225,13 +225,13 @@ def test_a_hostile_file_is_refused_quickly_with_bounded_memory() -> None:
     rows = [RawRow(i, {**TEAM, "id": f"t{i}", "pieces": "9" * 40}) for i in range(2, 5_002)]
     rows.append(RawRow(5_002, {**TEAM, "id": "huge", "pieces": "9" * 10_000}))
     tracemalloc.start()
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: a busy machine stretches the wall clock
     with pytest.raises(InputError) as caught:
         compute_standings(parse(SUMMED), "team", rows)
-    elapsed = time.perf_counter() - started
+    cpu = time.process_time() - started
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert elapsed < 2
+    assert cpu < 2, f"{cpu:.2f} s of CPU time"
     assert peak < 100 * 2**20
     found = [str(p) for p in caught.value.problems]
     assert found[0] == "row 2, column pieces: 40 digits are too many for a number of pieces"

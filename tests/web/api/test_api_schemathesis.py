@@ -133,6 +133,7 @@ def _fuzz(
         assert mode == GenerationMode.NEGATIVE, operation.label
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_every_answer_conforms_to_the_openapi_document(
     live_server: Any, seeded: dict[str, Any]

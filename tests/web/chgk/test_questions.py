@@ -370,15 +370,15 @@ def test_the_prefilter_keeps_thousands_of_questions_fast(season: Any) -> None:
     rng.shuffle(target)
     reworded = " ".join(target[:15]).upper()
 
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a busy machine stretches the wall clock
     index = database_index()
     results = [index.closest(t, "x") for t in [reworded, *texts[:14]]]
-    elapsed = time.perf_counter() - start
+    cpu = time.process_time() - start
 
     assert results[0][0].score >= PUBLISHED
     assert Question.objects.get(pk=results[0][0].question).text == texts[1234]
     assert len(index) == 3000
-    assert elapsed < 3.0
+    assert cpu < 3.0, f"{cpu:.2f} s of CPU time"
 
 
 def test_database_index_compares_only_questions_sharing_stems() -> None:

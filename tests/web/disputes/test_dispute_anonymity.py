@@ -228,6 +228,7 @@ def rating_masks(data: Any) -> dict[str, tuple[str, int, float]]:
 # --- While the dispute is open ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_no_page_export_or_api_answer_tells_the_disputing_team(club: Any, why: Any) -> None:
     event = club.event
     urls = tour_urls(event)

@@ -148,12 +148,12 @@ def test_a_hostile_query_is_cleaned_and_answered_quickly(two_years: dict[str, An
     for target in (url, entries_url(new)):
         page(target)  # the templates compiled, the table computed once
         tracemalloc.start()
-        started = time.perf_counter()
+        started = time.process_time()  # CPU time: a busy machine stretches the wall clock
         answer = page(target, q=hostile)
-        elapsed = time.perf_counter() - started
+        cpu = time.process_time() - started
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
-        assert elapsed < 2, (target, elapsed)
+        assert cpu < 2, (target, cpu)
         assert peak < 100 * 2**20, (target, peak)
         assert "\x00" not in answer
         assert "%_%_" in answer, "searched for as typed (cut to 200 characters), no wildcard"

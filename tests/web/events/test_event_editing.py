@@ -314,12 +314,12 @@ def test_an_oversized_rulebook_is_refused_fast_with_bounded_memory(
     url = f"/organize/{event.slug}/edit/"
     assert client.get(url).status_code == 200  # templates and catalogues loaded: not timed
     tracemalloc.start()
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: a busy machine stretches the wall clock
     page = client.post(url, form_data(event, rulebook_text=huge)).content.decode()
-    elapsed = time.perf_counter() - started
+    cpu = time.process_time() - started
     _now, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert "Ensure this value has at most 262144 characters (it has 420006)." in page
-    assert elapsed < 2, elapsed
+    assert cpu < 2, cpu
     assert peak < 100 * 2**20, peak
     assert snapshot(event)[3] == preset_text("it-puzzle-party")

@@ -177,13 +177,13 @@ def test_a_large_hostile_export_is_quick() -> None:
     rows = [{"number": n, "name": f'=HYPERLINK("http://x/{n}","y")'} for n in range(2000)]
     document = Document("t", "t", [Sheet("A", columns, rows)], at(12, 0), ZoneInfo("UTC"))
     tracemalloc.start()
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: a busy machine stretches the wall clock
     content = write_xlsx(document)
     text = write_csv(document)
-    elapsed = time.perf_counter() - started
+    cpu = time.process_time() - started
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert elapsed < 2
+    assert cpu < 2, f"{cpu:.2f} s of CPU time"
     assert peak < 100 * 2**20
     assert text.count(b"'=HYPERLINK") == 2000
     ws = no_formula(content).active

@@ -168,13 +168,13 @@ def test_unsupported_and_absurd_accept_language_headers_fall_back_quickly() -> N
 
     factory = RequestFactory()
     tracemalloc.start()
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: a busy machine stretches the wall clock
     for header in ("x" * 100_000, ",".join(f"q{i};q=0.{i % 9}" for i in range(5000)), "*"):
         assert browser_language(factory.get("/", HTTP_ACCEPT_LANGUAGE=header)) is None
-    elapsed = time.perf_counter() - started
+    cpu = time.process_time() - started
     _now, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    assert elapsed < 2
+    assert cpu < 2, f"{cpu:.2f} s of CPU time"
     assert peak < 100 * 2**20
     assert browser_language(factory.get("/", HTTP_ACCEPT_LANGUAGE="ru-RU")) == "ru"
 

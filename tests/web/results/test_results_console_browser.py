@@ -23,6 +23,7 @@ from podium.web.standings.services.publication import publication_set
 
 PHONE = {"width": 390, "height": 844}
 QUALI = "individual-qualification"
+POLLED_MS = 30_000  # the table polls every 3 s; a wait this long only stops a hung test
 
 
 @pytest.mark.django_db(transaction=True)
@@ -72,7 +73,7 @@ def test_a_referee_taps_finishes_on_a_phone_and_the_public_sees_them(
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     phone.screenshot(path="/tmp/podium-console-phone.png", full_page=True)
 
-    public.wait_for_selector("#row-A-1", timeout=5000)  # no reload: swapped in by the poll
+    public.wait_for_selector("#row-A-1", timeout=POLLED_MS)  # no reload: swapped in by the poll
     assert public.evaluate("window.notReloaded") is True
     public.locator("#row-A-1 td:nth-child(4) a").click()
     public.wait_for_selector("#row-A-1 + tr.why-row li")
@@ -82,7 +83,7 @@ def test_a_referee_taps_finishes_on_a_phone_and_the_public_sees_them(
 
     phone.locator("#entry-2").get_by_role("button", name="Finished").click()
     phone.wait_for_selector("text=#2 Bohdan Malý finished:")
-    public.wait_for_selector("#row-A-2", timeout=5000)
+    public.wait_for_selector("#row-A-2", timeout=POLLED_MS)
     names = public.locator("#standings tbody td:nth-child(4)").all_inner_texts()
     assert sorted(names) == ["Anna Nová", "Bohdan Malý"]
     public.screenshot(path="/tmp/podium-standings-public.png", full_page=True)

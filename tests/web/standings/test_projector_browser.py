@@ -86,13 +86,15 @@ def test_the_projector_shows_large_type_and_scrolls_by_itself(
         assert page.evaluate("window.scrollY") == 0
         page.screenshot(path=SCREENSHOT)
 
-        page.wait_for_timeout(6000)  # a 3 s pause at the top, then about 40 px a second
+        # A 3 s pause at the top, then about 40 px a second: waited for, not timed, as a busy
+        # machine may run the page's timers late.
+        page.wait_for_function("window.scrollY > 60", timeout=30_000)
         scrolled = page.evaluate("window.scrollY")
-        assert scrolled > 60
         page.wait_for_timeout(1500)
         assert page.evaluate("window.scrollY") > scrolled  # still moving, slowly
         assert page.evaluate("window.scrollY") < 600
         page.screenshot(path=SCROLLED)  # the clocks stay at the top of the screen
+        page.wait_for_event("response", lambda r: "/table/" in r.url, timeout=30_000)
         assert 304 in polls  # it polls like the live page, and nothing changed
         assert 200 not in polls
     finally:
