@@ -12,17 +12,13 @@ from django.utils import translation
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.texts import division_reason
 from podium.web.models import AuditEntry, Entry, Event, EventRole, Payment, Person, Squad
-from podium.web.registration.services.registration import (
-    PersonData,
-    entry_approve,
-    entry_cancel,
-    entry_promote,
-    entry_register,
-    roster_add_player,
-    settlement_preview,
-    waiting_list,
-    waiting_reorder,
-)
+from podium.web.registration.selectors.entries import waiting_list
+from podium.web.registration.services.cancellation import entry_cancel
+from podium.web.registration.services.members import PersonData
+from podium.web.registration.services.places import entry_approve, entry_promote, waiting_reorder
+from podium.web.registration.services.registering import entry_register
+from podium.web.registration.services.rosters import roster_add_player
+from podium.web.registration.services.settlement import settlement_preview
 
 UTC = dt.UTC
 # The IT window is 23 Apr – 21 May 2026 in Rome (UTC+2 in spring).

@@ -35,7 +35,8 @@ from podium.web.kernel.texts import shown
 from podium.web.models import Entry, EntryMember, Event, Person, Squad
 from podium.web.readers.tables import Sheet
 from podium.web.registration.selectors.entries import category_cap, category_of, division_title
-from podium.web.registration.services.registration import PersonData, entry_register
+from podium.web.registration.services.members import PersonData
+from podium.web.registration.services.registering import entry_register
 
 # The cells saved as they are typed, each with the model whose column holds it; the others
 # are read into a category, a date, a country… (their characters are checked all the same).
