@@ -85,12 +85,10 @@ from podium.web.models import (
     Sanction,
     Withdrawal,
 )
+from podium.web.registration.services.members import PersonData
 from podium.web.registration.services.payments import payment_record
-from podium.web.registration.services.registration import (
-    PersonData,
-    entry_register,
-    roster_add_player,
-)
+from podium.web.registration.services.registering import entry_register
+from podium.web.registration.services.rosters import roster_add_player
 from podium.web.results.selectors.rows import battle_item, standings_as_of
 from podium.web.results.services.results import result_record
 

@@ -47,7 +47,8 @@ from podium.web.files.services.imports import (
 from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Entry, Result
 from podium.web.readers.tables import read_upload
-from podium.web.registration.services.registration import PersonData, entry_register
+from podium.web.registration.services.members import PersonData
+from podium.web.registration.services.registering import entry_register
 from podium.web.results.selectors.rows import current_results, stage_rows, standings_as_of
 from podium.web.results.services.results import result_record
 

@@ -18,12 +18,10 @@ from typing import Any
 import pytest
 
 from podium.web.models import Account, Entry, EntryMember, Person, Squad
-from podium.web.registration.services.registration import (
-    PersonData,
-    entry_approve,
-    entry_cancel,
-    entry_register,
-)
+from podium.web.registration.services.cancellation import entry_cancel
+from podium.web.registration.services.members import PersonData
+from podium.web.registration.services.places import entry_approve
+from podium.web.registration.services.registering import entry_register
 from podium.web.results.services.checks import result_confirm
 from podium.web.results.services.results import result_record
 from podium.web.standings.services.publication import publication_set

@@ -49,11 +49,9 @@ from podium.web.kernel.refusals import Refused
 from podium.web.kernel.text import limit, search_text, text_problem
 from podium.web.models import AuditEntry, Entry, EntryMember, Event, Person
 from podium.web.readers.tables import read_upload
-from podium.web.registration.services.registration import (
-    PersonData,
-    entry_register,
-    roster_add_player,
-)
+from podium.web.registration.services.members import PersonData
+from podium.web.registration.services.registering import entry_register
+from podium.web.registration.services.rosters import roster_add_player
 from podium.web.results.services.results import key_of
 from podium.web.templatetags.podium_rows import linked
 

@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 
 from podium.web.models import Entry
-from podium.web.registration.services.registration import PersonData, entry_cancel, entry_register
+from podium.web.registration.services.cancellation import entry_cancel
+from podium.web.registration.services.members import PersonData
+from podium.web.registration.services.registering import entry_register
 
 FUTURE = dt.datetime(2099, 6, 20, 9, 0, tzinfo=dt.UTC)
 

@@ -17,7 +17,8 @@ import pytest
 from django.db import connection
 
 from podium.web.models import AuditEntry, Entry
-from podium.web.registration.services.registration import PersonData, entry_register
+from podium.web.registration.services.members import PersonData
+from podium.web.registration.services.registering import entry_register
 
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith("postgres")
 NOW = dt.datetime(2026, 5, 1, 12, 0, tzinfo=dt.UTC)

@@ -11,7 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from podium.web.models import AuditEntry, Entry, EventRole, Person, Squad
-from podium.web.registration.services.registration import PersonData, entry_register
+from podium.web.registration.services.members import PersonData
+from podium.web.registration.services.registering import entry_register
 
 UTC = dt.UTC
 LOGIN = reverse("accounts:login")

@@ -49,7 +49,7 @@ from podium.web.models import (
     Person,
     Squad,
 )
-from podium.web.registration.services.registration import division_fields
+from podium.web.registration.services.registering import division_fields
 
 PASSWORD = DEMO_PASSWORD
 ACCOUNTS = (

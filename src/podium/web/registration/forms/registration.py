@@ -21,7 +21,7 @@ from podium.rules.schema.registration import AccompaniedUnder, Category
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.text import TextForm, limit
 from podium.web.models import Entry, Person, Squad
-from podium.web.registration.services.registration import PersonData
+from podium.web.registration.services.members import PersonData
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 MEMBER_FIELDS = ("first_name", "last_name", "birth_date", "country", "gender", "ladder_average")

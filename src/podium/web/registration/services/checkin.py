@@ -29,7 +29,7 @@ from podium.web.models.money import APPEAL_FEE_PREFIX
 from podium.web.registration.selectors.desk import no_show_time, window_of
 from podium.web.registration.selectors.entries import waiting_list
 from podium.web.registration.selectors.payments import fees_for
-from podium.web.registration.services.registration import entry_approve, entry_promote
+from podium.web.registration.services.places import entry_approve, entry_promote
 
 
 def _local(entry: Entry, moment: dt.datetime) -> str:

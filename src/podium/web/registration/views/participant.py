@@ -25,7 +25,10 @@ from podium.web.registration import qrcodes
 from podium.web.registration.forms.registration import PlayerForm, RegistrationForm, add_refusal
 from podium.web.registration.selectors import entries as selectors
 from podium.web.registration.selectors.desk import checkin_code
-from podium.web.registration.services import registration as services
+from podium.web.registration.services.cancellation import entry_cancel
+from podium.web.registration.services.registering import entry_register
+from podium.web.registration.services.rosters import roster_add_player
+from podium.web.registration.services.settlement import settlement_preview
 
 app_name = "participant"
 
@@ -37,7 +40,7 @@ def entries(request: HttpRequest) -> HttpResponse:
         terms = None
         if entry.status != Entry.Status.CANCELLED and entry.registered_by_id == request.user.pk:
             try:
-                terms = services.settlement_preview(entry=entry)
+                terms = settlement_preview(entry=entry)
             except Refused:
                 terms = None
         rows.append(
@@ -88,7 +91,7 @@ def register(request: HttpRequest, slug: str, category: str) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         try:
-            entry = services.entry_register(
+            entry = entry_register(
                 event=event,
                 category=category,
                 by=request.user,
@@ -140,12 +143,12 @@ def cancel(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404
     error = None
     try:
-        terms = services.settlement_preview(entry=entry)
+        terms = settlement_preview(entry=entry)
     except Refused as refusal:
         terms, error = None, refusal.message
     if request.method == "POST" and terms is not None:
         try:
-            cancellation = services.entry_cancel(entry=entry, by=request.user)
+            cancellation = entry_cancel(entry=entry, by=request.user)
         except Refused as refusal:
             error = refusal.message
         else:
@@ -167,7 +170,7 @@ def add_player(request: HttpRequest, pk: int) -> HttpResponse:
     form = PlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.roster_add_player(entry=entry, person=form.person(), by=request.user)
+            roster_add_player(entry=entry, person=form.person(), by=request.user)
         except Refused as refusal:
             add_refusal(form, refusal)
         else:

@@ -20,7 +20,8 @@ from podium.web.kernel.roles import is_organizer
 from podium.web.models import Entry, Event
 from podium.web.registration.forms.registration import PromoteForm, ReorderForm
 from podium.web.registration.selectors import entries as selectors
-from podium.web.registration.services import registration as services
+from podium.web.registration.services.cancellation import entry_cancel
+from podium.web.registration.services.places import entry_approve, entry_promote, waiting_reorder
 
 app_name = "registrations"
 
@@ -67,7 +68,7 @@ def approve(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     event = event_for(request, slug, is_organizer)
     entry = _entry(event, pk)
     try:
-        entry = services.entry_approve(entry=entry, by=request.user)
+        entry = entry_approve(entry=entry, by=request.user)
     except Refused as refusal:
         return _done(request, slug, refusal, "")
     if entry.table_number:
@@ -89,7 +90,7 @@ def reorder(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _done(request, slug, Refused(_("Give the new position and a reason.")), "")
     try:
-        services.waiting_reorder(
+        waiting_reorder(
             entry=entry,
             position=form.cleaned_data["position"],
             by=request.user,
@@ -109,7 +110,7 @@ def promote(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _done(request, slug, Refused(_("Give the reason for the promotion.")), "")
     try:
-        services.entry_promote(entry=entry, by=request.user, reason=form.cleaned_data["reason"])
+        entry_promote(entry=entry, by=request.user, reason=form.cleaned_data["reason"])
     except Refused as refusal:
         return _done(request, slug, refusal, "")
     return _done(request, slug, None, _("%(name)s is promoted.") % {"name": entry.name})
@@ -121,7 +122,7 @@ def cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     event = event_for(request, slug, is_organizer)
     entry = _entry(event, pk)
     try:
-        cancellation = services.entry_cancel(entry=entry, by=request.user)
+        cancellation = entry_cancel(entry=entry, by=request.user)
     except Refused as refusal:
         return _done(request, slug, refusal, "")
     return _done(request, slug, None, f"{entry.name}: {cancellation.reason}")

@@ -20,11 +20,8 @@ Vocabulary:
 
 from podium.web.files.services.imports.chgk import chgk_import, chgk_preview
 from podium.web.files.services.imports.common import ImportRefused, Issue
-from podium.web.files.services.imports.entrants import (
-    entrants_import,
-    entrants_preview,
-    member_slots,
-)
+from podium.web.files.services.imports.entrant_rows import member_slots
+from podium.web.files.services.imports.entrants import entrants_import, entrants_preview
 from podium.web.files.services.imports.results import results_import, results_preview
 
 __all__ = [
