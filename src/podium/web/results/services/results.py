@@ -43,6 +43,7 @@ from podium.web.kernel.texts import error_text, shown_value, where_text
 from podium.web.models import Agreement, Entry, Event, Publication, Result, Round
 from podium.web.registration.selectors.entries import roster
 from podium.web.results.selectors.clock import clock_of, group_of
+from podium.web.results.selectors.publication import publication_state
 from podium.web.results.selectors.rows import (
     ENTRY_FORMATS,
     RECORDED_FORMATS,
@@ -51,7 +52,6 @@ from podium.web.results.selectors.rows import (
     format_columns,
     item_row,
     labels_by_number,
-    publication_state,
     raw_row,
 )
 from podium.web.results.selectors.tours import fixed_length, length_problem, varies

@@ -62,12 +62,8 @@ from podium.web.live import flight
 from podium.web.live.versions import stage_tag
 from podium.web.models import Entry, Event, Result, Squad
 from podium.web.registration.selectors.entries import squad_players, squads_players
-from podium.web.results.selectors.rows import (
-    current_results,
-    publication_state,
-    rounds_rows,
-    stage_rows,
-)
+from podium.web.results.selectors.publication import publication_state
+from podium.web.results.selectors.rows import current_results, rounds_rows, stage_rows
 from podium.web.results.selectors.tours import tour_questions
 from podium.web.standings.charts import draw
 from podium.web.standings.selectors.live import live_round, who
