@@ -3,7 +3,7 @@ tour's question strip, finish times per group with the quota cut, bowling lines 
 
 Vocabulary:
 - chart: ``Chart`` — its key (unique on a page), title, the SVG (safe to show: the drawing
-  escapes every text it holds, ``podium.web.standings.charts.draw``), a caption, and its numbers as
+  escapes every text it holds, ``podium.web.standings.charts``), a caption, and its numbers as
   a table, the fallback for whoever does not see the drawing.
 - visible: a chart shows what the visitor may see of the round (``selectors.standings``):
   nothing of a draft round for the public; a season sums only the tours the visitor may see.
@@ -65,7 +65,10 @@ from podium.web.registration.selectors.entries import squad_players, squads_play
 from podium.web.results.selectors.publication import publication_state
 from podium.web.results.selectors.rows import current_results, rounds_rows, stage_rows
 from podium.web.results.selectors.tours import tour_questions
-from podium.web.standings.charts import draw
+from podium.web.standings.charts.bars import Bar, bar_strip
+from podium.web.standings.charts.histogram import histogram
+from podium.web.standings.charts.lines import Series, line_chart
+from podium.web.standings.charts.svg import ident
 from podium.web.standings.selectors.live import live_round, who
 from podium.web.standings.selectors.standings import round_tables, season_tours, visible
 
@@ -88,7 +91,7 @@ class Chart:
 
     @property
     def dom_id(self) -> str:
-        return "figure-" + draw.ident(self.key).removeprefix("chart-")
+        return "figure-" + ident(self.key).removeprefix("chart-")
 
 
 def stage_charts(
@@ -135,7 +138,7 @@ def _place(first: int, last: int) -> str:
 
 
 def _chart(key: str, title: str, svg: str, caption: str, table: ChartTable) -> Chart:
-    # Safe: the drawing escapes every text it was given (see podium.web.standings.charts.draw).
+    # Safe: the drawing escapes every text it was given (see podium.web.standings.charts).
     return Chart(key, title, mark_safe(svg), caption, table)
 
 
@@ -186,7 +189,7 @@ def season_chart(
         name = f"{row.entry.name}: {total}"
         points = tuple(float(v) for v in values)
         shown = _place(row.official_rank or row.rank, row.official_rank_to or row.rank_to)
-        series.append(draw.Series(name, points, rank, row.entry.name, total if rank else "", shown))
+        series.append(Series(name, points, rank, row.entry.name, total if rank else "", shown))
         table_rows.append((row.entry.name, *(_points(v) for v in values)))
         standing.append(f"{shown}. {row.entry.name} {total}")
     last = tours[-1]
@@ -207,7 +210,7 @@ def season_chart(
         caption += " " + _("Includes tours still in draft (only staff sees them): %(tours)s.") % {
             "tours": ", ".join(str(t) for t in drafts)
         }
-    svg = draw.line_chart(
+    svg = line_chart(
         key="season",
         title=title,
         desc=desc,
@@ -260,7 +263,7 @@ def question_strip(
             if number in read.under_appeal:
                 note += " " + _("(under appeal)")
                 shown += " " + _("(under appeal)")
-        bars.append(draw.Bar(str(number), 0 if withdrawn else taken, withdrawn, note))
+        bars.append(Bar(str(number), 0 if withdrawn else taken, withdrawn, note))
         rows.append((str(number), shown))
         said.append(note)
     name = _round_name(event, stage, round)
@@ -287,7 +290,7 @@ def question_strip(
         caption += " " + _("✕: withdrawn for every team.")
     if read.under_appeal:
         caption += " " + _("Under appeal: a disputed answer counts as not taken until the verdict.")
-    svg = draw.bar_strip(
+    svg = bar_strip(
         key=f"questions-{round}",
         title=title,
         desc=desc,
@@ -395,7 +398,7 @@ def finish_chart(stage: TimedSolveStage | TeamSolveStage, table: dict[str, Any])
     if cut_text:
         caption += " " + cut_text
     key = f"finish-{table['key']}"
-    svg = draw.histogram(
+    svg = histogram(
         key=key,
         title=title,
         desc=desc,
@@ -480,7 +483,7 @@ def squad_chart(
         name = f"#{player.number} {player.name}: {', '.join(s for s in shown if s)} ({total})"
         place = _place(1 + sum(t > total for t in totals), sum(t >= total for t in totals))
         value = str(total) if rank else ""
-        series.append(draw.Series(name, games, rank, player.name, value, place))
+        series.append(Series(name, games, rank, player.name, value, place))
         rows.append((f"#{player.number} {player.name}", *shown, str(total)))
     title = _("Games — %(squad)s") % {"squad": squad.name}
     best = "; ".join(f"{p.name} {t}" for p, _g, t in leaders)
@@ -494,7 +497,7 @@ def squad_chart(
         "totals so far are labelled."
     )
     key = f"squad-{squad.pk}"
-    svg = draw.line_chart(
+    svg = line_chart(
         key=key,
         title=title,
         desc=desc,
