@@ -52,7 +52,8 @@ from podium.web.models import Entry, EntryMember, Person, Round, Squad
 from podium.web.results.services.results import result_record
 from podium.web.standings.charts.bars import Bar, bar_strip
 from podium.web.standings.charts.lines import Series, line_chart
-from podium.web.standings.selectors.charts import Chart, stage_charts
+from podium.web.standings.selectors.charts.common import Chart
+from podium.web.standings.selectors.charts.stage import stage_charts
 from podium.web.standings.services.publication import publication_set
 
 NS = "{http://www.w3.org/2000/svg}"
