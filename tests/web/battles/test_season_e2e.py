@@ -40,12 +40,8 @@ from podium.web.disputes.services.discipline import withdrawal_record
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.stages import stage_entries
 from podium.web.models import Appeal, Ban, Entry, Publication, Verdict
-from podium.web.results.selectors.rows import (
-    battle_item,
-    publication_state,
-    question_item,
-    standings_as_of,
-)
+from podium.web.results.selectors.publication import publication_state
+from podium.web.results.selectors.rows import battle_item, question_item, standings_as_of
 from podium.web.results.services.checks import result_confirm, second_entry_record
 from podium.web.results.services.results import result_record
 from podium.web.standings.services.advancement import superfinal_winners

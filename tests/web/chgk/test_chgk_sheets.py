@@ -40,7 +40,8 @@ from podium.web.models import (
     SecondEntry,
     Verification,
 )
-from podium.web.results.selectors.rows import current_results, standings_as_of, unverified
+from podium.web.results.selectors.rows import current_results, standings_as_of
+from podium.web.results.selectors.verification import unverified
 from podium.web.results.services.results import result_correct
 
 TOUR = "chgk-tour"

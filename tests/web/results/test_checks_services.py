@@ -20,7 +20,8 @@ from podium.engine.compare import mask_differences
 from podium.web.chgk.services.rounds import round_add
 from podium.web.kernel.refusals import Refused
 from podium.web.models import AuditEntry, Result, SecondEntry, Verification
-from podium.web.results.selectors.rows import current_results, unverified
+from podium.web.results.selectors.rows import current_results
+from podium.web.results.selectors.verification import unverified
 from podium.web.results.services.checks import mismatch_resolve, result_confirm, second_entry_record
 from podium.web.results.services.results import result_record
 

@@ -35,14 +35,9 @@ from podium.web.models import (
     Round,
     Verification,
 )
-from podium.web.results.selectors.rows import (
-    current_results,
-    final_versions,
-    publication_current,
-    stage_rows,
-    standings_as_of,
-    unverified,
-)
+from podium.web.results.selectors.publication import final_versions, publication_current
+from podium.web.results.selectors.rows import current_results, stage_rows, standings_as_of
+from podium.web.results.selectors.verification import unverified
 from podium.web.results.services.checks import result_confirm as result_verify
 from podium.web.results.services.results import result_correct, result_record
 from podium.web.standings.services.publication import publication_set

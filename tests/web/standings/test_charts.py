@@ -15,10 +15,10 @@ Hand-worked (deti-kolomny; points 12, 10, 8, 7 for places 1–4; team 3 is named
   (absent from tour 1: 0). Leaders: 1. Alfa 30, 2. Beta 29, 3. ``<b>&"`` 27.
 - The public sums tours 1 and 2 only: Alfa 12, 22; Beta 10, 22; ``<b>&"`` 8, 15; Delta 0, 8;
   Alfa and Beta share 1st–2nd (22 points, 19 questions, places 1 + 2 = 3 each).
-- Scale (``draw.lines_box(3)``): plot x 42…338, y 14…174; the tours sit at x = 54, 190, 326
-  (12 inside, 136 apart); the axis is 0…30 (steps of 10), y = 174 − v × 160 / 30:
-  12 → 110, 22 → 56.7, 30 → 14; 10 → 120.7, 29 → 19.3.
-- Strip (``draw.STRIP``): plot y 20…150, top = 3 teams: question 3's bar of 2 is
+- Scale (``charts.lines.lines_box(3)``): plot x 42…338, y 14…174; the tours sit at
+  x = 54, 190, 326 (12 inside, 136 apart); the axis is 0…30 (steps of 10),
+  y = 174 − v × 160 / 30: 12 → 110, 22 → 56.7, 30 → 14; 10 → 120.7, 29 → 19.3.
+- Strip (``charts.bars.STRIP``): plot y 20…150, top = 3 teams: question 3's bar of 2 is
   130 × 2 / 3 = 86.7 high, from y = 63.3.
 
 Hand-worked (cz-jigsaw, individual qualification, group A; limit 90 min, pools 50 Czech + 5
@@ -27,8 +27,8 @@ foreign): Czech #i (i = 1…53) finishes at 45:00 + i × 30 s; #9 at 49:30 with 
 0:45 to 1:30: 45–50: #1–#8 and the 47:00 foreigner = 9; 50–55: #9–#19 = 11; 55–60, 60–65,
 65–70: 10 each; 70–75: #50–#53 and the 72:00 foreigner = 5; 75–90: 0; not finished: 2. The
 50th Czech (#50) is at 70:00 → the cut line at 1:10:00, x = 38 + (70 − 45) / 45 × 240 = 171.3
-(``draw.histogram_box``: plot x 38…278). Group B: one finisher at 1:00:00 → bins from 1:00 to
-1:30: 1, 0, 0, 0, 0, 0.
+(``charts.histogram.histogram_box``: plot x 38…278). Group B: one finisher at 1:00:00 → bins
+from 1:00 to 1:30: 1, 0, 0, 0, 0, 0.
 
 Hand-worked (cba-qualifier, squad "Runda 1"): Adam 200 180 190 210 170 160 (6 games, 1110),
 Bára 150 160 170 180 (4, 660), Cyril 220 140 (2, 360), Dan no games → three lines of 6, 4 and
@@ -50,8 +50,10 @@ from django.urls import reverse
 
 from podium.web.models import Entry, EntryMember, Person, Round, Squad
 from podium.web.results.services.results import result_record
-from podium.web.standings.charts import draw
-from podium.web.standings.selectors.charts import Chart, stage_charts
+from podium.web.standings.charts.bars import Bar, bar_strip
+from podium.web.standings.charts.lines import Series, line_chart
+from podium.web.standings.selectors.charts.common import Chart
+from podium.web.standings.selectors.charts.stage import stage_charts
 from podium.web.standings.services.publication import publication_set
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -267,13 +269,13 @@ def test_every_text_is_escaped_and_the_drawing_is_accessible(chgk: Any) -> None:
     assert ODD in "".join(texts(svg, "legend-label"))
     assert '<th scope="row">&lt;b&gt;&amp;&quot;</th>' in html  # the table of the numbers
     # The drawing alone escapes what it is given, title and description too.
-    alone = draw.line_chart(
+    alone = line_chart(
         key="x", title=ODD, desc=ODD, x_labels=[ODD],
-        series=[draw.Series(ODD, (1.0,), 1, ODD, ODD)],
+        series=[Series(ODD, (1.0,), 1, ODD, ODD)],
     )  # fmt: skip
     parsed = ET.fromstring(alone)
     assert parsed.get("aria-label") == ODD
-    control = draw.bar_strip(key="y", title="a\x01b", desc="", bars=[draw.Bar("1", 1)], top=1)
+    control = bar_strip(key="y", title="a\x01b", desc="", bars=[Bar("1", 1)], top=1)
     assert ET.fromstring(control).get("aria-label") == "ab"  # XML cannot hold \x01: dropped
     assert texts(parsed, "x-label") == [ODD]
     assert texts(parsed, "legend-label") == [f"1. {ODD} {ODD}"]

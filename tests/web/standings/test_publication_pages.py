@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from podium.web.models import Entry, EntryMember, EventRole, Person, Publication
-from podium.web.results.selectors.rows import publication_current
+from podium.web.results.selectors.publication import publication_current
 from podium.web.results.services.checks import result_confirm as result_verify
 from podium.web.results.services.results import result_record
 

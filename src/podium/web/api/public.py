@@ -45,7 +45,7 @@ from podium.web.live import polls
 from podium.web.live.versions import stage_tag
 from podium.web.models import Entry, Event, Publication
 from podium.web.registration.selectors.entries import roster
-from podium.web.results.selectors.rows import final_versions
+from podium.web.results.selectors.publication import final_versions
 from podium.web.results.selectors.tours import tour_lengths
 from podium.web.standings.selectors.live import live_round, who
 from podium.web.standings.selectors.standings import frozen_tables, stage_rounds

@@ -17,7 +17,8 @@ from podium.rules.schema.stages import ChgkSeasonStage, Stage
 from podium.web.kernel.mail import send, site_url
 from podium.web.kernel.texts import rt
 from podium.web.models import Entry, Event, Result
-from podium.web.results.selectors.rows import ITEM_FORMATS, labels_by_number, publication_current
+from podium.web.results.selectors.publication import publication_current
+from podium.web.results.selectors.rows import ITEM_FORMATS, labels_by_number
 
 
 def stage_entries(event: Event, stage: Stage, round: int) -> list[Entry]:

@@ -1,7 +1,7 @@
 """Template tags for charts a page's view does not provide itself (the bowling lane sheet).
 
 Vocabulary:
-- chart: see ``podium.web.standings.selectors.charts``.
+- chart: see ``podium.web.standings.selectors.charts.common``.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from django import template
 
 from podium.rules.schema.stages import GamesStage
 from podium.web.models import Event, Squad
-from podium.web.standings.selectors.charts import Chart, squad_chart
+from podium.web.standings.selectors.charts.common import Chart
+from podium.web.standings.selectors.charts.squads import squad_chart
 
 register = template.Library()
 

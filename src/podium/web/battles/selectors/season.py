@@ -37,12 +37,12 @@ from podium.web.disputes.selectors.rulings import Notes
 from podium.web.kernel.stages import stage_entries
 from podium.web.kernel.texts import shown_value
 from podium.web.models import Draw, Entry, Event, Publication, Result
+from podium.web.results.selectors.publication import publication_state
 from podium.web.results.selectors.rows import (
     battle_item,
     common_cells,
     current_results,
     labels_by_number,
-    publication_state,
     ruled_rows,
     standings_as_of,
 )

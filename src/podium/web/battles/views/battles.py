@@ -39,12 +39,12 @@ from podium.web.kernel.refusals import Refused, refuse_on
 from podium.web.kernel.roles import is_organizer, is_staff
 from podium.web.kernel.stages import stage_entries
 from podium.web.models import Entry, Event, Publication, Result
+from podium.web.results.selectors.publication import publication_state
 from podium.web.results.selectors.rows import (
     battle_item,
     current_results,
     item_order,
     labels_by_number,
-    publication_state,
     question_item,
     standings_as_of,
 )

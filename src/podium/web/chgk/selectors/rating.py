@@ -22,7 +22,8 @@ from podium.rules.schema.stages import ChgkTourStage
 from podium.web.kernel.stages import rounds_of
 from podium.web.models import Event, Publication
 from podium.web.readers.rating import result_item
-from podium.web.results.selectors.rows import RoundRows, publications_current, rounds_rows
+from podium.web.results.selectors.publication import publications_current
+from podium.web.results.selectors.rows import RoundRows, rounds_rows
 from podium.web.results.selectors.tours import length_of
 from podium.web.standings.selectors.standings import visible
 

@@ -52,7 +52,8 @@ from podium.web.models import (
     Verdict,
 )
 from podium.web.models.money import APPEAL_FEE_PREFIX
-from podium.web.results.selectors.rows import current_of, current_results, publication_state
+from podium.web.results.selectors.publication import publication_state
+from podium.web.results.selectors.rows import current_of, current_results
 from podium.web.results.selectors.tours import tour_questions
 from podium.web.results.services.results import result_correct
 

@@ -341,6 +341,41 @@ def _check_entries(event: Event, before: Rulebook, after: Rulebook) -> None:
             )
 
 
+def _new_text(event: Event, rulebook_text: str | None) -> tuple[str, bool]:
+    """The rulebook text the edit starts from, and whether it replaces the event's own (only a
+    draft's may be replaced)."""
+    text = event.rulebook_text
+    replaced = rulebook_text is not None and rulebook_text.strip() != text.strip()
+    if replaced:
+        if event.status != Event.Status.DRAFT:
+            raise Refused(
+                _(
+                    "The rulebook can be replaced only while the event is a draft; it is "
+                    "“%(status)s”. Its dates, caps and fees can still be changed here."
+                )
+                % {"status": event.get_status_display()},
+                field="rulebook_text",
+            )
+        text = (rulebook_text or "").rstrip("\n") + "\n"  # a form strips the last newline
+    return text, replaced
+
+
+def _save_changes(event: Event, fields: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    """Saves the fields whose value changes; answers each of them, (before, after)."""
+    changed = {
+        name: (getattr(event, name), value)
+        for name, value in fields.items()
+        if getattr(event, name) != value
+    }
+    if not changed:
+        return changed
+    for name, (_before, value) in changed.items():
+        setattr(event, name, value)
+    event.save(update_fields=list(changed))
+    event.__dict__.pop("rulebook", None)  # read again from the new text
+    return changed
+
+
 def event_update(
     *,
     event: Event,
@@ -372,19 +407,7 @@ def event_update(
             fees=fees,
         )
         before = event.rulebook
-        text = event.rulebook_text
-        replaced = rulebook_text is not None and rulebook_text.strip() != text.strip()
-        if replaced:
-            if event.status != Event.Status.DRAFT:
-                raise Refused(
-                    _(
-                        "The rulebook can be replaced only while the event is a draft; it is "
-                        "“%(status)s”. Its dates, caps and fees can still be changed here."
-                    )
-                    % {"status": event.get_status_display()},
-                    field="rulebook_text",
-                )
-            text = (rulebook_text or "").rstrip("\n") + "\n"  # a form strips the last newline
+        text, replaced = _new_text(event, rulebook_text)
         base = checked_rulebook(text, "rulebook.yaml", field="rulebook_text")
         changes = _setting_changes(
             before,
@@ -407,17 +430,9 @@ def event_update(
             "rulebook_text": text,
             "rulebook_key": after.key,
         }
-        changed = {
-            name: (getattr(event, name), value)
-            for name, value in fields.items()
-            if getattr(event, name) != value
-        }
+        changed = _save_changes(event, fields)
         if not changed:
             return event
-        for name, (_before, value) in changed.items():
-            setattr(event, name, value)
-        event.save(update_fields=list(changed))
-        event.__dict__.pop("rulebook", None)  # read again from the new text
         shown = {
             name: [str(old), str(new)]
             for name, (old, new) in changed.items()

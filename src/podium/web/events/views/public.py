@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import path
 
 from podium.web.events.selectors.competitors import competitor
-from podium.web.events.selectors.rules import rules_sections
+from podium.web.events.selectors.rules.page import rules_sections
 from podium.web.kernel.languages import speak_event_language
 from podium.web.kernel.lookup import public_events
 from podium.web.kernel.text import search_text

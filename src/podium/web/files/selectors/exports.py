@@ -32,7 +32,7 @@ from podium.web.files.selectors.printout import marks_text, printout
 from podium.web.kernel.stages import has_calendar
 from podium.web.kernel.texts import points_shown, reason_text, rt, score_text, table_title
 from podium.web.models import Event, Publication
-from podium.web.standings.selectors.charts import stage_charts
+from podium.web.standings.selectors.charts.stage import stage_charts
 from podium.web.standings.selectors.standings import RoundTables, round_tables
 
 CLOCK = re.compile(r"^(\d+):([0-5]\d):([0-5]\d)(?:\.(\d{1,3}))?$")

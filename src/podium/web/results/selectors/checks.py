@@ -28,7 +28,8 @@ from podium.rules.schema.stages import Stage
 from podium.web.kernel.roles import HEAD
 from podium.web.kernel.stages import round_numbers
 from podium.web.models import Agreement, Event, EventRole, Result, SecondEntry
-from podium.web.results.selectors.rows import RECORDED_FORMATS, of_rounds, unverified_by_round
+from podium.web.results.selectors.rows import RECORDED_FORMATS, of_rounds
+from podium.web.results.selectors.verification import unverified_by_round
 
 
 def round_name(stage: Stage, number: int) -> str:

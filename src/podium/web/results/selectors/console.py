@@ -36,10 +36,10 @@ from podium.web.results.selectors.rows import (
     ENTRY_FORMATS,
     current_results,
     of_round,
-    round_counts,
     standings_as_of,
 )
 from podium.web.results.selectors.tables import tables_of
+from podium.web.results.selectors.verification import round_counts
 
 _RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
 

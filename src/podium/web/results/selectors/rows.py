@@ -1,9 +1,8 @@
-"""Reads of recorded results: the rows the engine ranks, standings "as of" a moment, what is
-unchecked, and what is published.
+"""Reads of recorded results: the current results of a round, and the rows the engine ranks
+from them with the rulings in force, so standings "as of" a moment can be computed.
 
 Vocabulary:
-- result, round, subject, current result, verification, publication: see
-  ``podium.web.models.results``.
+- result, round, subject, current result: see ``podium.web.models.results``.
 - entry formats: one result per entry holds its whole result in the round (timed solve, team
   solve, games, a ChGK tour). Item formats: one result per battle (head-to-head) or per question
   (superfinal). A ChGK season is not recorded: it is summed from the tours.
@@ -13,10 +12,11 @@ Vocabulary:
   numbers in order, so a pairing is recorded once per round); question item ``q5``.
 - as of: a moment; a read "as of" T sees only results and verifications made at or before T,
   so any past table can be shown again (``None`` means now).
-- frozen table: the standings document (``podium.engine.document``) stored when a round is
-  published final, with the moment it is as of.
 - by round: a read of several rounds of a stage at once (a season's tours, a page that lists
   rounds), one query for all of them, answered round number → what that round has.
+
+What is verified is read in ``podium.web.results.selectors.verification``, what is public in
+``podium.web.results.selectors.publication``.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from podium.web.disputes.selectors.rulings import (
 )
 from podium.web.kernel.stages import stage_entries, team_labels
 from podium.web.kernel.texts import page_row
-from podium.web.models import Entry, Event, Publication, Result, Verification
+from podium.web.models import Entry, Event, Result
 from podium.web.registration.selectors.entries import roster
 
 ENTRY_FORMATS = ("timed-solve", "team-solve", "games", "chgk-tour")
@@ -155,7 +155,8 @@ def labels_by_number(event: Event, stage: Stage) -> dict[str, str]:
     return {str(e.number): labels[e.pk] for e in entries}
 
 
-def _moment(at: dt.datetime | None) -> dt.datetime:
+def moment_of(at: dt.datetime | None) -> dt.datetime:
+    """The moment a read "as of" ``at`` sees up to (now when ``None``)."""
     return at if at is not None else timezone.now()
 
 
@@ -199,7 +200,7 @@ def _recorded(
 ) -> list[Result]:
     """Every result of the stage's ``rounds`` (``None``: every round) recorded by ``at``, in
     recorded order."""
-    query = Result.objects.filter(event=event, stage=stage, recorded_at__lte=_moment(at))
+    query = Result.objects.filter(event=event, stage=stage, recorded_at__lte=moment_of(at))
     if rounds is not None:
         query = query.filter(round__in=list(rounds))
     return list(query.select_related("entry").order_by("recorded_at", "id"))
@@ -415,47 +416,6 @@ def standings_as_of(
     return compute_standings(event.rulebook, stage, rows, notes)
 
 
-def unverified(
-    event: Event, stage: str, round: int = 1, at: dt.datetime | None = None
-) -> list[Result]:
-    """The current results as of ``at`` that nobody had verified by then."""
-    return unverified_by_round(event, stage, (round,), at).get(round, [])
-
-
-def unverified_by_round(
-    event: Event, stage: str, rounds: Collection[int] | None = None, at: dt.datetime | None = None
-) -> dict[int, list[Result]]:
-    """The same for ``rounds`` of the stage (``None``: every round), by round, in two reads
-    (without the entries' members: who has not been verified needs only their numbers)."""
-    current = current_by_round(event, stage, rounds, at, members=False)
-    checked = _verified(event, stage, rounds, at)
-    return {
-        number: [r for r in results if r.id not in checked] for number, results in current.items()
-    }
-
-
-def round_counts(event: Event, stage: str, rounds: Collection[int]) -> dict[int, tuple[int, int]]:
-    """Round → how many current results it has, and how many of them nobody verified yet."""
-    current = current_by_round(event, stage, rounds)
-    checked = _verified(event, stage, rounds, None)
-    counts = {}
-    for number in rounds:
-        results = current.get(number, [])
-        counts[number] = (len(results), sum(1 for r in results if r.id not in checked))
-    return counts
-
-
-def _verified(
-    event: Event, stage: str, rounds: Collection[int] | None, at: dt.datetime | None
-) -> set[int]:
-    """The ids of the results of ``rounds`` verified by ``at``."""
-    return set(
-        Verification.objects.filter(
-            **of_rounds(event, stage, rounds), verified_at__lte=_moment(at)
-        ).values_list("result_id", flat=True)
-    )
-
-
 def is_current(result: Result) -> bool:
     return not Result.objects.filter(corrects=result).exists()
 
@@ -472,44 +432,6 @@ def current_of(result: Result) -> Result:
 def serialize(standings: Standings) -> dict[str, Any]:
     """A standings table as plain JSON data (the shape of ``podium standings --format json``)."""
     return standings_data(standings, page_row)
-
-
-def publication_history(event: Event, stage: str, round: int = 1) -> list[Publication]:
-    return list(
-        Publication.objects.filter(event=event, stage=stage, round=round).order_by(
-            "changed_at", "id"
-        )
-    )
-
-
-def publication_current(event: Event, stage: str, round: int = 1) -> Publication | None:
-    """The latest change of what is public of the round (``None``: never changed — a draft)."""
-    return (
-        Publication.objects.filter(event=event, stage=stage, round=round)
-        .order_by("changed_at", "id")
-        .last()
-    )
-
-
-def publication_state(event: Event, stage: str, round: int = 1) -> str:
-    current = publication_current(event, stage, round)
-    return current.state if current else Publication.State.DRAFT
-
-
-def publications_current(event: Event, stage: str) -> dict[int, Publication]:
-    """Round → the latest change of what is public of it, for every round of the stage that
-    ever changed (one read; without the frozen tables, which a list of rounds does not show)."""
-    changes = Publication.objects.filter(event=event, stage=stage).defer("table")
-    return {p.round: p for p in changes.order_by("changed_at", "id")}
-
-
-def final_versions(event: Event, stage: str, round: int = 1) -> list[Publication]:
-    """Every frozen final table of the round, oldest version first."""
-    return list(
-        Publication.objects.filter(
-            event=event, stage=stage, round=round, state=Publication.State.FINAL
-        ).order_by("version")
-    )
 
 
 def total_of(cells: dict[str, str]) -> int | None:

@@ -9,8 +9,8 @@ Vocabulary:
   refused with both values shown, so two referees writing at once never lose an update.
 - next step (progress): fills in what was empty and changes nothing already recorded; in a team
   stage the finished puzzles only grow (the table flow, ``podium.web.results.services.tables``).
-- clock check: a time recorded in a stage with a start signal must lie within the round's clock
-  (extended by any time compensated), so a time outside the round is refused.
+- row check, clock check: what the values themselves must pass, see
+  ``podium.web.results.services.validation``.
 
 An entry's results are written under a lock on the entry, a round's battles and questions under
 a lock on the event; constraints in the database back this up (one first result per subject
@@ -27,11 +27,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from podium.engine.clock import ClockError
-from podium.engine.compute import compute_standings
-from podium.engine.errors import InputError
-from podium.engine.timing import parse_clock
-from podium.rules.schema.stages import ChgkTourStage, Stage, TeamSolveStage
+from podium.rules.schema.stages import Stage, TeamSolveStage
 from podium.web.disputes.services.discipline import admission_refusal
 from podium.web.kernel.audit import audit
 from podium.web.kernel.lookup import locked_event
@@ -39,22 +35,16 @@ from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_head_referee, is_staff
 from podium.web.kernel.stages import has_calendar, in_stage, stage_entries
 from podium.web.kernel.text import text_problem
-from podium.web.kernel.texts import error_text, shown_value, where_text
 from podium.web.models import Agreement, Entry, Event, Publication, Result, Round
 from podium.web.registration.selectors.entries import roster
-from podium.web.results.selectors.clock import clock_of, group_of
+from podium.web.results.selectors.publication import publication_state
 from podium.web.results.selectors.rows import (
     ENTRY_FORMATS,
     RECORDED_FORMATS,
     current_of,
-    current_results,
     format_columns,
-    item_row,
-    labels_by_number,
-    publication_state,
-    raw_row,
 )
-from podium.web.results.selectors.tours import fixed_length, length_problem, varies
+from podium.web.results.services.validation import subject_name, validate
 
 MAX_KEY = 100
 
@@ -134,83 +124,6 @@ def shown(cells: Mapping[str, str]) -> str:
     return ", ".join(f"{c} {v}" for c, v in cells.items() if v) or "—"
 
 
-def _subject_name(entry: Entry | None, item: str) -> str:
-    return f"#{entry.number}" if entry is not None else item
-
-
-def _refuse_problems(subject: str, exc: InputError, line: int) -> None:
-    """Refuses with the engine's problems of row ``line`` (the one being written)."""
-    prefix = f"row {line}"
-    mine = [p for p in exc.problems if p.where == prefix or p.where.startswith(prefix + ",")]
-    mine = mine or [p for p in exc.problems if not p.where.startswith("row ")] or exc.problems
-    texts = []
-    for p in mine:
-        where = p.where.removeprefix(prefix).removeprefix(", ")
-        what = shown_value(p.message)
-        texts.append(f"{where_text(where)}: {what}" if where else what)
-    first = mine[0].where.removeprefix(prefix).removeprefix(", ")
-    field = first.removeprefix("column ") if first.startswith("column ") else None
-    raise Refused(
-        _("%(subject)s: %(problems)s") % {"subject": subject, "problems": "; ".join(texts)},
-        field=field,
-    ) from None
-
-
-def _validate(
-    event: Event,
-    stage: Stage,
-    round: int,
-    entry: Entry | None,
-    item: str,
-    cells: dict[str, str],
-    now: dt.datetime,
-) -> None:
-    """Runs the engine on the row (with the round's other battles or questions), so any problem
-    it finds is refused with its message, and checks a recorded time against the clock."""
-    if entry is not None:
-        rows = [raw_row(entry, stage, cells)]
-        line = 1
-    else:
-        labels = labels_by_number(event, stage)
-        others = [r for r in current_results(event, stage.key, round, now) if r.item != item]
-        rows = [item_row(stage, r.item, r.cells, labels, n) for n, r in enumerate(others, 1)]
-        line = len(rows) + 1
-        rows.append(item_row(stage, item, cells, labels, line))
-    length = None
-    if entry is not None and isinstance(stage, ChgkTourStage) and varies(stage):
-        length = fixed_length(event, stage, round)
-    if entry is not None and length is not None:
-        problem = length_problem(cells, length, round)
-        if problem is not None:
-            raise Refused(
-                _("#%(number)d: %(problem)s") % {"number": entry.number, "problem": problem},
-                field="mask" if cells.get("mask") else "questions",
-            )
-    try:
-        compute_standings(event.rulebook, stage.key, rows)
-    except InputError as exc:
-        _refuse_problems(_subject_name(entry, item), exc, line)
-    if entry is None:
-        return
-    clock = clock_of(event, stage, round, group_of(entry, stage))
-    if cells.get("pieces") and clock.state(now) == "running":
-        raise Refused(
-            _("#%(number)d: the round is still running; pieces are counted when it ends.")
-            % {"number": entry.number},
-            field="pieces",
-        )
-    if cells.get("time"):
-        extra = parse_clock(cells["compensation"]) if cells.get("compensation") else 0
-        try:
-            clock.extended(extra).check_recorded(parse_clock(cells["time"]), now)
-        except ClockError as exc:
-            raise Refused(
-                _("#%(number)d: %(problem)s")
-                % {"number": entry.number, "problem": error_text(exc)},
-                field="time",
-            ) from None
-
-
 def _progress_refusal(stage: Stage, before: dict[str, str], after: dict[str, str]) -> str | None:
     """Why a next step may not change ``before`` into ``after`` (``None``: it may)."""
     if isinstance(stage, TeamSolveStage):
@@ -265,7 +178,7 @@ def resubmitted(
 def _already(entry: Entry | None, item: str) -> Refused:
     return Refused(
         _("%(subject)s: a result is already recorded — correct it instead.")
-        % {"subject": _subject_name(entry, item)},
+        % {"subject": subject_name(entry, item)},
         field="entry",
     )
 
@@ -328,7 +241,7 @@ def result_record(
         first = Result.objects.filter(event=event, stage=stage, round=round)
         if first.filter(entry=entry, item=item).exists():
             raise _already(entry, item)
-        _validate(event, the_stage, round, entry, item, values, now)
+        validate(event, the_stage, round, entry, item, values, now)
         try:
             with transaction.atomic():
                 result = Result.objects.create(
@@ -343,6 +256,50 @@ def result_record(
             round=round, cells=values,
         )  # fmt: skip
     return result
+
+
+def _check_replaceable(
+    event: Event,
+    stage: Stage,
+    result: Result,
+    values: dict[str, str],
+    *,
+    kind: str,
+    by: Any,
+    subject: str,
+) -> None:
+    """Refuses to replace ``result`` with ``values`` when it is no longer the current one, when
+    the competitor's agreement made it final, or when the step or correction is not one."""
+    current = current_of(result)
+    if current.pk != result.pk:
+        raise Refused(
+            _(
+                "%(subject)s was changed meanwhile: it is now “%(current)s” (you changed "
+                "“%(stale)s”). Check the current value and change that one if needed."
+            )
+            % {
+                "subject": subject,
+                "current": shown(current.cells),
+                "stale": shown(result.cells),
+            }
+        )
+    agreed = Agreement.objects.filter(result=result).exists()
+    head_correction = kind == Result.Kind.CORRECTION and is_head_referee(by, event)
+    if agreed and stage.recording.agreed_is_final and not head_correction:
+        raise Refused(
+            _(
+                "%(subject)s: the competitor agreed with this result, so no later claim "
+                "is heard; only the head referee may correct it, with a reason."
+            )
+            % {"subject": subject},
+            clause=stage.recording.agreement_clause,
+        )
+    if kind == Result.Kind.PROGRESS:
+        refusal = _progress_refusal(stage, result.cells, values)
+        if refusal:
+            raise Refused(refusal)
+    elif values == result.cells:
+        raise Refused(_("These are the values already recorded; nothing to correct."))
 
 
 def _replace(
@@ -379,38 +336,9 @@ def _replace(
             barred = admission_refusal(event, result.stage, result.round, entry, now)
             if barred is not None:
                 raise barred
-        subject = _subject_name(entry, result.item)
-        current = current_of(result)
-        if current.pk != result.pk:
-            raise Refused(
-                _(
-                    "%(subject)s was changed meanwhile: it is now “%(current)s” (you changed "
-                    "“%(stale)s”). Check the current value and change that one if needed."
-                )
-                % {
-                    "subject": subject,
-                    "current": shown(current.cells),
-                    "stale": shown(result.cells),
-                }
-            )
-        agreed = Agreement.objects.filter(result=result).exists()
-        head_correction = kind == Result.Kind.CORRECTION and is_head_referee(by, event)
-        if agreed and the_stage.recording.agreed_is_final and not head_correction:
-            raise Refused(
-                _(
-                    "%(subject)s: the competitor agreed with this result, so no later claim "
-                    "is heard; only the head referee may correct it, with a reason."
-                )
-                % {"subject": subject},
-                clause=the_stage.recording.agreement_clause,
-            )
-        if kind == Result.Kind.PROGRESS:
-            refusal = _progress_refusal(the_stage, result.cells, values)
-            if refusal:
-                raise Refused(refusal)
-        elif values == result.cells:
-            raise Refused(_("These are the values already recorded; nothing to correct."))
-        _validate(event, the_stage, result.round, entry, result.item, values, now)
+        subject = subject_name(entry, result.item)
+        _check_replaceable(event, the_stage, result, values, kind=kind, by=by, subject=subject)
+        validate(event, the_stage, result.round, entry, result.item, values, now)
         try:
             with transaction.atomic():
                 newer = Result.objects.create(
@@ -484,7 +412,7 @@ def result_agree(*, result: Result, by: Any, now: dt.datetime | None = None) -> 
         if current.pk != result.pk:
             raise Refused(
                 _("%(subject)s was changed meanwhile: the competitor agrees to “%(current)s”.")
-                % {"subject": _subject_name(entry, result.item), "current": shown(current.cells)}
+                % {"subject": subject_name(entry, result.item), "current": shown(current.cells)}
             )
         agreement = Agreement.objects.create(result=result, agreed_at=now, on_device_of=by)
         audit(

@@ -32,7 +32,8 @@ from podium.web.kernel.stages import round_numbers
 from podium.web.kernel.texts import reason_text
 from podium.web.models import Advancement, Event, Publication, Round, Signal
 from podium.web.results.selectors.clock import rounds_ended_at
-from podium.web.results.selectors.rows import RECORDED_FORMATS, round_counts
+from podium.web.results.selectors.rows import RECORDED_FORMATS
+from podium.web.results.selectors.verification import round_counts
 
 
 def round_day(event: Event, stage: Stage, round: int) -> dt.date:

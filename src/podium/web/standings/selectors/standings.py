@@ -39,16 +39,13 @@ from podium.web.models import (
     Publication,
     Result,
 )
-from podium.web.results.selectors.rows import (
-    ITEM_FORMATS,
+from podium.web.results.selectors.publication import (
     final_versions,
-    labels_by_number,
     publication_state,
     publications_current,
-    ruled_rows,
-    unverified,
-    unverified_by_round,
 )
+from podium.web.results.selectors.rows import ITEM_FORMATS, labels_by_number, ruled_rows
+from podium.web.results.selectors.verification import unverified, unverified_by_round
 
 PUBLIC_STATES = (Publication.State.PRELIMINARY, Publication.State.FINAL)
 

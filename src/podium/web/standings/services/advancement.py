@@ -27,7 +27,7 @@ from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_organizer
 from podium.web.models import Advancement, Entry, Event, Publication, Result
-from podium.web.results.selectors.rows import final_versions, publication_state
+from podium.web.results.selectors.publication import final_versions, publication_state
 
 
 def _final_table(event: Event, stage: Stage, round: int) -> Publication:

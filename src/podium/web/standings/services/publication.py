@@ -29,18 +29,17 @@ from podium.web.kernel.stages import has_calendar, rounds_of
 from podium.web.kernel.texts import problem_text
 from podium.web.models import Event, Publication, Result
 from podium.web.results.selectors.clock import round_ended_at
+from podium.web.results.selectors.publication import publication_current, publication_state
 from podium.web.results.selectors.rows import (
     ITEM_FORMATS,
     current_results,
     format_columns,
     labels_by_number,
-    publication_current,
-    publication_state,
     serialize,
     stage_rows,
     standings_as_of,
-    unverified,
 )
+from podium.web.results.selectors.verification import unverified
 from podium.web.standings import mail
 from podium.web.standings.selectors.publication import (
     appeal_window_closes,

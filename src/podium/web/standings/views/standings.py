@@ -47,7 +47,7 @@ from podium.web.kernel.texts import points_shown
 from podium.web.live import flight, polls, versions
 from podium.web.models import Event, Publication
 from podium.web.results.selectors.clock import stage_clocks
-from podium.web.standings.selectors.charts import stage_charts
+from podium.web.standings.selectors.charts.stage import stage_charts
 from podium.web.standings.selectors.live import find_row, live_round, live_row, who
 from podium.web.standings.selectors.search import name_search
 from podium.web.standings.selectors.standings import (
