@@ -4,6 +4,14 @@ from typing import Any
 
 import pytest
 
+# The web tests' scenario builders, one module per scenario (pytest takes plugins only here).
+pytest_plugins = [
+    "tests.web.fixtures.sizes",
+    "tests.web.fixtures.jigsaw",
+    "tests.web.fixtures.club",
+    "tests.web.fixtures.bowling",
+]
+
 
 def pytest_configure(config: Any) -> None:
     from django.conf import settings
