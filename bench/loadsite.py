@@ -100,7 +100,8 @@ Person = tuple[str, str, str, str]  # first name, last name, country, gender
 
 def czech_field(rng: random.Random, count: int) -> list[Person]:
     """Entrants of a Czech championship, a tenth from abroad, named as in the demo."""
-    from podium.web.demo import CZ_FOREIGN, NAMES
+    from podium.web.demo.jigsaw import CZ_FOREIGN
+    from podium.web.demo.people import NAMES
 
     people = []
     for _ in range(count):
@@ -227,7 +228,8 @@ def make_season(accounts: dict[str, Any]) -> int:
     from django.utils import timezone
 
     from podium.web.chgk.services.rounds import round_add
-    from podium.web.demo import NAMES, RU_TEAMS
+    from podium.web.demo.club import RU_TEAMS
+    from podium.web.demo.people import NAMES
     from podium.web.demo.results import _paper
     from podium.web.standings.services.publication import publication_set
 

@@ -11,6 +11,14 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("podium", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("podium")
 
+# The web tests' scenario builders, one module per scenario (pytest takes plugins only here).
+pytest_plugins = [
+    "tests.web.fixtures.sizes",
+    "tests.web.fixtures.jigsaw",
+    "tests.web.fixtures.club",
+    "tests.web.fixtures.bowling",
+]
+
 
 def pytest_configure(config: Any) -> None:
     from django.conf import settings as django_settings

@@ -8,7 +8,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models import Count
 
-from podium.web.demo import ACCOUNTS, LOADERS, PASSWORD, DemoRefused, load_demo, reset_demo
+from podium.web.demo import LOADERS, DemoRefused, load_demo, reset_demo
+from podium.web.demo.accounts import ACCOUNTS, PASSWORD
 from podium.web.models import Event
 
 
