@@ -38,8 +38,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from podium.engine.entries import Reason
-from podium.web.disputes.services.appeals import appeal_file, verdict_record
 from podium.web.disputes.services.discipline import sanction_impose
+from podium.web.disputes.services.protests import protest_decide, protest_file
 from podium.web.kernel.refusals import Refused
 from podium.web.models import (
     Appeal,
@@ -490,10 +490,10 @@ def test_the_public_standings_show_the_protest_and_the_sanctions_with_their_clau
 ) -> None:
     event, players, head = bowled["event"], bowled["players"], bowled["head"]
     adam, david = players[1], players[4]
-    appeal = appeal_file(event=event, rule="protest", kind="protest", stage=STAGE, entry=adam,
-                         by=head, statement="Game 3 mis-scored", result=current(adam),
-                         method="cash")  # fmt: skip
-    verdict_record(appeal=appeal, upheld=True, reasons="Pinsetter fault", by=head,
+    appeal = protest_file(event=event, rule="protest", stage=STAGE, entry=adam, by=head,
+                          statement="Game 3 mis-scored", result=current(adam),
+                          method="cash")  # fmt: skip
+    protest_decide(appeal=appeal, upheld=True, reasons="Pinsetter fault", by=head,
                    action="game 3 corrected 187 → 207",
                    corrected_cells=games([200, 190, 207, 210, 200, 195]))  # fmt: skip
     sanction_impose(event=event, key="breach-of-duties", by=head, entry=david, effect="warning",

@@ -47,13 +47,13 @@ from podium.web.disputes.forms.protests import (
 )
 from podium.web.disputes.selectors.appeals import appeals_of, decided
 from podium.web.disputes.selectors.discipline import barred_by, in_force, sanctions_by_entry
-from podium.web.disputes.services.appeals import (
-    appeal_file,
+from podium.web.disputes.services.discipline import sanction_impose, sanction_lift
+from podium.web.disputes.services.protests import (
     further_appeal_outcome,
     further_appeal_record,
-    verdict_record,
+    protest_decide,
+    protest_file,
 )
-from podium.web.disputes.services.discipline import sanction_impose, sanction_lift
 from podium.web.kernel.lookup import event_for, stage_or_404
 from podium.web.kernel.refusals import Refused, refuse_on
 from podium.web.kernel.roles import is_head_referee, is_staff
@@ -177,9 +177,9 @@ def file(request: HttpRequest, slug: str) -> HttpResponse:
     stage = form.cleaned_data["stage"]
     result = next((r for r in current_results(event, stage) if r.entry_id == entry.pk), None)
     try:
-        appeal = appeal_file(
-            event=event, rule=rule.key, kind=Appeal.Kind.PROTEST, stage=stage, entry=entry,
-            by=request.user, statement=form.cleaned_data["statement"], result=result,
+        appeal = protest_file(
+            event=event, rule=rule.key, stage=stage, entry=entry, by=request.user,
+            statement=form.cleaned_data["statement"], result=result,
             method=form.cleaned_data["method"] or None,
         )  # fmt: skip
     except Refused as refused:
@@ -354,7 +354,7 @@ def decide(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         )
     cells = {**current.cells, **{c: now for c, (_was, now) in changed.items()}} if changed else None
     try:
-        verdict = verdict_record(
+        verdict = protest_decide(
             appeal=appeal, upheld=form.upheld, reasons=form.cleaned_data["reasons"],
             by=request.user, action=action, corrected_cells=cells,
         )  # fmt: skip
