@@ -66,6 +66,19 @@ PROTEST_CLAUSE = (
 WARNING_CLAUSE = "§ 12 g) … může hlavní rozhodčí udělit napomenutí"
 EXPULSION_CLAUSE = "§ 12 g) … v případě opakovaného provinění je oprávněn hráče … vyloučit"
 NBSP = "\N{NO-BREAK SPACE}"
+# The hand-worked tables (see above): before Adam's protest, and with game 3 corrected.
+TABLE_BEFORE = [
+    ("Bohuš", 1, "1190 (210 high)"),
+    ("Adam", 2, "1182 (210 high)"),
+    ("Cyril", 3, "1175 (200 high)"),
+    ("David", 4, "1170 (210 high)"),
+]
+TABLE_UPHELD = [
+    ("Adam", 1, "1202 (210 high)"),
+    ("Bohuš", 2, "1190 (210 high)"),
+    ("Cyril", 3, "1175 (200 high)"),
+    ("David", 4, "1170 (210 high)"),
+]
 
 
 def client_for(user: Any) -> Client:
@@ -121,12 +134,16 @@ def reasons_of(event: Event, name: str) -> list[Reason]:
     return list(next(r for r in rows if r.entry.name == name).reasons)
 
 
-def file_protest(client: Client, event: Event, entry: Entry, **data: str) -> Any:
-    """Fills the protest form as the page renders it (its token) and sends it."""
+def protest_data(client: Client, event: Event, entry: Entry, **data: str) -> dict[str, str]:
+    """The protest form's fields as the page renders them (its token), filled with ``data``."""
     page = client.get(url("index", event)).content.decode()
-    form = {"token": hidden(page, "token"), "stage": STAGE, "player": str(entry.pk),
+    return {"token": hidden(page, "token"), "stage": STAGE, "player": str(entry.pk),
             "statement": "", "method": "", **data}  # fmt: skip
-    return client.post(url("file", event), form)
+
+
+def file_protest(client: Client, event: Event, entry: Entry, **data: str) -> Any:
+    """Fills the protest form as the page renders it and sends it."""
+    return client.post(url("file", event), protest_data(client, event, entry, **data))
 
 
 def decision_data(client: Client, event: Event, number: int, **data: str) -> dict[str, str]:
@@ -136,6 +153,24 @@ def decision_data(client: Client, event: Event, number: int, **data: str) -> dic
     for n in range(1, 7):
         form[f"g{n}"] = hidden(page, f"g{n}")
     return {**form, **data}
+
+
+def decide(client: Client, event: Event, number: int, **data: str) -> Any:
+    """Sends the decision form as rendered, changed by ``data``."""
+    return client.post(url("decide", event, number), decision_data(client, event, number, **data))
+
+
+def check_confirmation(html: str) -> None:
+    """The printed confirmation of Adam's deposit: protest 1, receipt 2, 500 CZK, his games as
+    protested, the rule's clause, and a page made for printing."""
+    assert "Confirmation of the protest deposit" in html
+    assert '<dd class="protest-number">1</dd>' in html
+    assert '<dd class="player">#1 <bdi>Adam</bdi></dd>' in html
+    assert f'<dd class="amount">500.00{NBSP}CZK</dd>' in html
+    assert '<dd class="receipt-number">2</dd>' in html
+    assert "200 · 190 · 187 · 210 · 200 · 195" in html
+    assert "@media print" in html
+    assert "včetně kauce 500 Kč" in html
 
 
 # --- an upheld protest ------------------------------------------------------------------------
@@ -150,19 +185,12 @@ def test_an_upheld_protest_corrects_game_3_and_moves_the_player_up(
                    by=bowled["head"])  # fmt: skip
     head = client_for(bowled["head"])
     protested = current(adam)
-    assert table(event) == [
-        ("Bohuš", 1, "1190 (210 high)"),
-        ("Adam", 2, "1182 (210 high)"),
-        ("Cyril", 3, "1175 (200 high)"),
-        ("David", 4, "1170 (210 high)"),
-    ]
+    assert table(event) == TABLE_BEFORE
 
     index = head.get(url("index", event)).content.decode()
     assert f'<option value="{adam.pk}">#1 Adam — 200 190 187 210 200 195 (1182)</option>' in index
     statement = "Game 3, frame 7: the pinsetter left a pin standing; the score is 187, not 207."
-    page = head.get(url("index", event)).content.decode()
-    data = {"token": hidden(page, "token"), "stage": STAGE, "player": str(adam.pk),
-            "statement": statement, "method": "cash"}  # fmt: skip
+    data = protest_data(head, event, adam, statement=statement, method="cash")
     filed = head.post(url("file", event), data)
     assert filed.status_code == 302
     assert filed["Location"] == url("confirmation", event, 1)
@@ -180,23 +208,12 @@ def test_an_upheld_protest_corrects_game_3_and_moves_the_player_up(
     assert deposit.receipt_number == 2  # after Bohuš's entry fee, receipt 1
     assert Payment.objects.count() == 2
 
-    confirmation = head.get(url("confirmation", event, 1)).content.decode()
-    assert "Confirmation of the protest deposit" in confirmation
-    assert '<dd class="protest-number">1</dd>' in confirmation
-    assert '<dd class="player">#1 <bdi>Adam</bdi></dd>' in confirmation
-    assert f'<dd class="amount">500.00{NBSP}CZK</dd>' in confirmation
-    assert '<dd class="receipt-number">2</dd>' in confirmation
-    assert "200 · 190 · 187 · 210 · 200 · 195" in confirmation
-    assert "@media print" in confirmation
-    assert "včetně kauce 500 Kč" in confirmation
+    check_confirmation(head.get(url("confirmation", event, 1)).content.decode())
     assert head.get(url("receipt", event, 1)).status_code == 404  # nothing forfeited
 
     # a lane referee may file, but the committee's decision is recorded by the head referee
     referee = client_for(bowled["referee"])
-    refused = referee.post(
-        url("decide", event, 1),
-        decision_data(referee, event, 1, decision="upheld", reasons="Pinsetter fault", g3="207"),
-    )
+    refused = decide(referee, event, 1, decision="upheld", reasons="Pinsetter fault", g3="207")
     assert refused.status_code == 400
     assert "The head referee records the organizing committee&#x27;s decision." in (
         refused.content.decode()
@@ -222,18 +239,8 @@ def test_an_upheld_protest_corrects_game_3_and_moves_the_player_up(
     )  # fmt: skip
     assert fixed.reason.startswith("Protest 1 upheld: The video shows")
     assert protested.cells["g3"] == "187"  # the old version stays as it was
-    assert table(event) == [
-        ("Adam", 1, "1202 (210 high)"),
-        ("Bohuš", 2, "1190 (210 high)"),
-        ("Cyril", 3, "1175 (200 high)"),
-        ("David", 4, "1170 (210 high)"),
-    ]
-    assert table(event, at=before) == [
-        ("Bohuš", 1, "1190 (210 high)"),
-        ("Adam", 2, "1182 (210 high)"),
-        ("Cyril", 3, "1175 (200 high)"),
-        ("David", 4, "1170 (210 high)"),
-    ]
+    assert table(event) == TABLE_UPHELD
+    assert table(event, at=before) == TABLE_BEFORE
     assert Reason(PROTEST_CLAUSE, "Protest 1 upheld — game 3 corrected 187 → 207") in (
         reasons_of(event, "Adam")
     )

@@ -50,10 +50,13 @@ from tests.web.disputes.test_discipline import (
 from podium.web.disputes.selectors.discipline import season_end, unpaid_for_tour
 from podium.web.disputes.services.discipline import withdrawal_record
 from podium.web.kernel.refusals import Refused
-from podium.web.models import Ban, Entry, Result, Sanction
+from podium.web.models import Ban, Entry, Event, Result, Sanction
 from podium.web.registration.services.registration import PersonData, entry_register
 
 club = test_discipline.club  # the same fixture: the club's five teams and its calendar
+
+CAPTAIN = PersonData("Filiny", "Kapitanov", dt.date(1990, 1, 5))  # Filiny's captain
+IVAN = PersonData("Ivan", "Novikov", dt.date(2000, 2, 2))  # on no roster of the club
 
 
 BEFORE_MIDDLE = [
@@ -61,6 +64,17 @@ BEFORE_MIDDLE = [
     ("Lisy", "Filiny", 1, 4), ("Ezhi", "Filiny", 4, 0), ("Volki", "Filiny", 3, 2),
     ("Sovy", "Volki", 1, 5),
 ]  # fmt: skip
+
+
+def championship(make_event: Any, club: SimpleNamespace, slug: str, starts: dt.datetime) -> Event:
+    """The club's championship of a later season: a new event under the same rulebook."""
+    return make_event(
+        "deti-kolomny", slug=slug, organizer=club.org, timezone="Europe/Moscow", starts_at=starts
+    )
+
+
+def register_team(club: SimpleNamespace, event: Event, name: str, member: PersonData) -> Entry:
+    return entry_register(event=event, category="teams", by=club.org, name=name, members=[member])
 
 
 def test_a_withdrawal_before_the_middle_tour_annuls_its_battles_and_bars_it(
@@ -103,23 +117,14 @@ def test_a_withdrawal_before_the_middle_tour_annuls_its_battles_and_bars_it(
     bans = {(b.team_name, b.person.first_name if b.person else "") for b in Ban.objects.all()}
     assert bans == {("Filiny", ""), ("", "Filiny")}
     assert {b.until for b in Ban.objects.all()} == {season_end(event, 1)} == {dt.date(2027, 6, 30)}
-    next_season = make_event(
-        "deti-kolomny", slug="dk-2026", organizer=club.org, timezone="Europe/Moscow",
-        starts_at=at(11, 12, 16, year=2026),
-    )  # fmt: skip
+    next_season = championship(make_event, club, "dk-2026", at(11, 12, 16, year=2026))
     entries = Entry.objects.count()
     with pytest.raises(Refused) as refused:
-        entry_register(
-            event=next_season, category="teams", by=club.org, name=" filiny ",
-            members=[PersonData("Ivan", "Novikov", dt.date(2000, 2, 2))],
-        )  # fmt: skip
+        register_team(club, next_season, " filiny ", IVAN)
     assert refused.value.message.startswith("Filiny is barred until June 30, 2027: Withdrew:")
     assert refused.value.field == "name"
     with pytest.raises(Refused) as refused:
-        entry_register(
-            event=next_season, category="teams", by=club.org, name="Novye Filiny",
-            members=[PersonData("Filiny", "Kapitanov", dt.date(1990, 1, 5))],
-        )  # fmt: skip
+        register_team(club, next_season, "Novye Filiny", CAPTAIN)
     assert refused.value.message.startswith("Filiny Kapitanov is barred until June 30, 2027")
     assert Entry.objects.count() == entries
     # The club's ban is the club's: a jigsaw competition in the same months takes the captain.
@@ -128,14 +133,8 @@ def test_a_withdrawal_before_the_middle_tour_annuls_its_battles_and_bars_it(
         event=jigsaw, category="individuals", by=club.org,
         members=[PersonData("Filiny", "Kapitanov", dt.date(1990, 1, 5), "CZ", "M")],
     )  # fmt: skip
-    after_that = make_event(
-        "deti-kolomny", slug="dk-2027", organizer=club.org, timezone="Europe/Moscow",
-        starts_at=at(11, 11, 16, year=2027),
-    )  # fmt: skip
-    entry_register(
-        event=after_that, category="teams", by=club.org, name="Filiny",
-        members=[PersonData("Filiny", "Kapitanov", dt.date(1990, 1, 5))],
-    )  # fmt: skip
+    after_that = championship(make_event, club, "dk-2027", at(11, 11, 16, year=2027))
+    register_team(club, after_that, "Filiny", CAPTAIN)
 
     # No return: nothing more is recorded for Filiny.
     stored = Result.objects.count()
