@@ -20,7 +20,7 @@ import pytest
 from django.utils import timezone
 
 from podium.web.disputes.services.appeals import appeal_file, jury_appoint, verdict_record
-from podium.web.models import Appeal, Person, Round, Verdict
+from podium.web.models import Appeal, Entry, Event, Person, Round, Verdict
 from podium.web.results.selectors.rows import standings_as_of
 from podium.web.results.services.results import result_record
 from podium.web.standings.services.publication import publication_set
@@ -28,6 +28,42 @@ from podium.web.standings.services.publication import publication_set
 PHONE = {"width": 390, "height": 844}
 TOUR = "chgk-tour"
 MASKS = {"Sovy": "111111111100000", "Ezhi": "111111111000000", "Lisy": "111111110000000"}
+
+
+def tour_played(
+    make_event: Any, staff: Any, add_entry: Any, days_ago: int
+) -> tuple[Event, dict[str, Any], dict[str, Entry], dt.datetime]:
+    """deti-kolomny with its organizer and referee, and tour 1 of Sovy, Ezhi and Lisy (``MASKS``)
+    played and recorded ``days_ago`` days ago."""
+    event = make_event("deti-kolomny", timezone="Europe/Moscow", language="en")
+    people = staff(event, organizer="ilya", referee="roman")
+    teams = {
+        name: add_entry(event, n, name, country="RU", category="teams")
+        for n, name in enumerate(MASKS, start=1)
+    }
+    played = timezone.now() - dt.timedelta(days=days_ago)
+    Round.objects.create(event=event, stage=TOUR, number=1, starts_at=played)
+    for name, marks in MASKS.items():
+        result_record(
+            event=event, stage=TOUR, entry=teams[name], cells={"questions": "", "mask": marks},
+            by=people["referee"], idempotency_key=name, now=played,
+        )  # fmt: skip
+    return event, people, teams, played
+
+
+def captain_of(team: Entry, username: str, make_user: Any) -> Any:
+    """An account for the team's player, who files the team's appeals as its captain."""
+    captain = make_user(username)
+    Person.objects.filter(memberships__entry=team).update(user=captain)
+    return captain
+
+
+def jury_of(event: Event, organizer: Any, make_user: Any, *usernames: str) -> list[Any]:
+    """Accounts for the jury members, appointed by the organizer."""
+    jurors = [make_user(u) for u in usernames]
+    for user in jurors:
+        jury_appoint(event=event, user=user, by=organizer)
+    return jurors
 
 
 @pytest.mark.django_db(transaction=True)
@@ -40,23 +76,9 @@ def test_a_captain_files_and_the_jury_decides_without_knowing_who(
     add_entry: Any,
     make_user: Any,
 ) -> None:
-    event = make_event("deti-kolomny", timezone="Europe/Moscow", language="en")
-    people = staff(event, organizer="ilya", referee="roman")
-    teams = {
-        name: add_entry(event, n, name, country="RU", category="teams")
-        for n, name in enumerate(MASKS, start=1)
-    }
-    captain = make_user("cap-ezhi")
-    Person.objects.filter(memberships__entry=teams["Ezhi"]).update(user=captain)
-    played = timezone.now() - dt.timedelta(days=1)
-    Round.objects.create(event=event, stage=TOUR, number=1, starts_at=played)
-    for name, marks in MASKS.items():
-        result_record(
-            event=event, stage=TOUR, entry=teams[name], cells={"questions": "", "mask": marks},
-            by=people["referee"], idempotency_key=name, now=played,
-        )  # fmt: skip
-    juror = make_user("yulia")
-    jury_appoint(event=event, user=juror, by=people["organizer"])
+    event, people, teams, _played = tour_played(make_event, staff, add_entry, days_ago=1)
+    captain = captain_of(teams["Ezhi"], "cap-ezhi", make_user)
+    [juror] = jury_of(event, people["organizer"], make_user, "yulia")
 
     # The captain, on a phone.
     context = browser.new_context(base_url=live_server.url, locale="en-GB", viewport=PHONE)
@@ -139,22 +161,8 @@ def test_the_overview_and_the_public_tour_page_on_a_phone(
     """Tour 1 was played 12 days ago: the verdict on Lisy's appeal (withdraw question 10,
     received by e-mail) is due in 2 days, so the overview warns. Upheld: Sovy, who alone took
     question 10, has 9 like Ezhi → both 1st–2nd with (12 + 10) / 2 = 11 points, Lisy 8."""
-    event = make_event("deti-kolomny", timezone="Europe/Moscow", language="en")
-    people = staff(event, organizer="ilya", referee="roman")
-    teams = {
-        name: add_entry(event, n, name, country="RU", category="teams")
-        for n, name in enumerate(MASKS, start=1)
-    }
-    played = timezone.now() - dt.timedelta(days=12)
-    Round.objects.create(event=event, stage=TOUR, number=1, starts_at=played)
-    for name, marks in MASKS.items():
-        result_record(
-            event=event, stage=TOUR, entry=teams[name], cells={"questions": "", "mask": marks},
-            by=people["referee"], idempotency_key=name, now=played,
-        )  # fmt: skip
-    jurors = [make_user(u) for u in ("yulia", "yakov")]
-    for user in jurors:
-        jury_appoint(event=event, user=user, by=people["organizer"])
+    event, people, teams, played = tour_played(make_event, staff, add_entry, days_ago=12)
+    jurors = jury_of(event, people["organizer"], make_user, "yulia", "yakov")
     appeal = appeal_file(
         event=event, rule="chgk-question", kind="withdraw-question", stage=TOUR,
         entry=teams["Lisy"], by=people["organizer"], question=10, method="cash",

@@ -1,5 +1,6 @@
-"""Sanctions, unpaid fees and withdrawals of the «Дети Коломны» championship, through the
-services and the standings they change (``deti-kolomny``, Moscow time, season Nov–Jun).
+"""Sanctions and unpaid fees of the «Дети Коломны» championship, and the refusals of bad input
+to them and to withdrawals, through the services and the standings they change
+(``deti-kolomny``, Moscow time, season Nov–Jun); the withdrawals: ``test_withdrawals.py``.
 
 The club: #1 Sovy, #2 Ezhi, #3 Lisy, #4 Volki, #5 Filiny. The calendar has five tours (6 Nov,
 20 Nov, 4 Dec, 18 Dec 2025, 15 Jan 2026, each at 19:00), so the middle tour is tour 3
@@ -28,25 +29,6 @@ Volki 3 → Ezhi and Lisy 1–2: 11 each, Sovy 8, Volki 7; Filiny absent (before
 and Lisy 9, Sovy 7, Volki 6). Season of tours 1 and 3: Filiny 6 points, its places 5 + 5 = 10
 (absent counts after the last of 4 teams). Not admitted to tour 4 before it: Filiny's tour 4
 result is refused.
-
-Withdrawal before the middle tour (п. 18), round 1: Sovy 4:2 Ezhi, Sovy 3:2 Lisy, Ezhi 2:2 Lisy,
-Lisy 1:4 Filiny, Ezhi 4:0 Filiny, Volki 3:2 Filiny, Sovy 1:5 Volki → Volki 4 (beat Sovy),
-Sovy 4, Ezhi 3, Filiny 2, Lisy 1. Filiny withdraws on 25 Nov having met 3 of the 4 others (no
-full round): its three battles are annulled → Sovy 4 (8:9), Volki 2 (5:1), Lisy 1 (4:5, −1),
-Ezhi 1 (4:6, −2). Its ChGK tours stay (season 12 points). Filiny and its captain are barred to
-30 June 2027: a team «Filiny» in the next season's championship is refused, one in the season
-after is not; a jigsaw competition (another rulebook) in March 2027 takes the captain. Nothing
-more is recorded for Filiny: its tour 3 and a battle after 25 Nov are refused. Filiny owes no
-fee for tour 3 any more.
-
-A full round kept: with Gosti playing ChGK outside the competition (no Brainball), Filiny met
-all four others in round 1 — Sovy 4:2 Filiny, Ezhi 3:3 Filiny, Filiny 5:1 Lisy, Filiny 2:1 Volki
-→ Filiny 5, Sovy 2, Ezhi 1, Volki 0 (−1), Lisy 0 (−4). It withdraws before the middle tour having
-completed a full round: every battle stands, the table is unchanged; the bans are written.
-
-Withdrawal after the middle tour: Sovy 1:5 Volki and Ezhi 3:3 Volki in round 1; Sovy 4:1 Volki,
-Lisy 2:4 Volki, Sovy 3:2 Ezhi in round 2 → Volki 5, Sovy 4, Ezhi 1, Lisy 0. Volki withdraws on
-20 Dec: its round-2 battles go → Volki 3 (8:4), Sovy 2, Ezhi 1; Lisy has no battle left. No ban.
 
 Lifting: Oleg Novikov, on no roster, played tour 2 for Ezhi; the sanction is lifted on 28 Nov
 with its reason: tour 2 is Ezhi 12 again (as of 27 Nov still Sovy 12), his ban ends on 27 Nov,
@@ -77,7 +59,6 @@ from podium.web.disputes.services.discipline import (
 from podium.web.kernel.refusals import Refused
 from podium.web.models import (
     Ban,
-    Entry,
     EntryMember,
     Event,
     Person,
@@ -340,149 +321,6 @@ def test_an_unpaid_fee_keeps_the_team_out_of_the_tour(club: SimpleNamespace) -> 
     )
     assert refused.value.clause.startswith("п. 9:")
     assert Result.objects.count() == stored
-
-
-BEFORE_MIDDLE = [
-    ("Sovy", "Ezhi", 4, 2), ("Sovy", "Lisy", 3, 2), ("Ezhi", "Lisy", 2, 2),
-    ("Lisy", "Filiny", 1, 4), ("Ezhi", "Filiny", 4, 0), ("Volki", "Filiny", 3, 2),
-    ("Sovy", "Volki", 1, 5),
-]  # fmt: skip
-
-
-def test_a_withdrawal_before_the_middle_tour_annuls_its_battles_and_bars_it(
-    club: SimpleNamespace, make_event: Any
-) -> None:
-    event, filiny = club.event, club.teams["Filiny"]
-    two_tours(club)
-    for a, b, sa, sb in BEFORE_MIDDLE:
-        battle(club, 1, a, b, sa, sb, at(11, 20))
-    assert table(event, BRAINBALL) == [
-        ("1", "Volki", 4), ("2", "Sovy", 4), ("3", "Ezhi", 3), ("4", "Filiny", 2),
-        ("5", "Lisy", 1),
-    ]  # fmt: skip
-
-    made = withdrawal_record(
-        entry=filiny, statement="Filiny stop playing: too many of us moved away.",
-        received_at=at(11, 25, 12), by=club.hana, now=at(11, 25, 13),
-    )  # fmt: skip
-    assert (made.rule, made.before_middle, made.middle) == (
-        "withdrawal-before-middle-tour", True, 3,
-    )  # fmt: skip
-
-    assert table(event, BRAINBALL) == [
-        ("1", "Sovy", 4), ("2", "Volki", 2), ("3", "Lisy", 1), ("4", "Ezhi", 1),
-    ]  # fmt: skip
-    volki = {r.text: r.clause for r in reasons(event, BRAINBALL, "Volki")}
-    annulled = "Round 1 battle against Filiny annulled: it withdrew on 2025-11-25"
-    assert volki[annulled].startswith("п. 18:")
-    assert table(event, BRAINBALL, at=at(11, 25, 12))[0] == ("1", "Volki", 4)
-    # It owes no fee for the tours after it withdrew (everyone here is unpaid).
-    assert [u.entry.name for u in unpaid_for_tour(event, TOUR, 3)] == NAMES[:4]
-    # Its ChGK results stay: tour 2 and the season still count Filiny.
-    assert table(event, TOUR, 2)[-1] == ("5", "Filiny", Decimal(6))
-    assert season(event)[-1] == ("Filiny", Decimal(12))
-    kept = [r for r in reasons(event, SEASON, "Filiny") if "ChGK results are kept" in r.text]
-    assert kept
-    assert kept[0].clause.startswith("п. 18:")
-
-    # The team and its captain are barred to the end of the next season.
-    bans = {(b.team_name, b.person.first_name if b.person else "") for b in Ban.objects.all()}
-    assert bans == {("Filiny", ""), ("", "Filiny")}
-    assert {b.until for b in Ban.objects.all()} == {season_end(event, 1)} == {dt.date(2027, 6, 30)}
-    next_season = make_event(
-        "deti-kolomny", slug="dk-2026", organizer=club.org, timezone="Europe/Moscow",
-        starts_at=at(11, 12, 16, year=2026),
-    )  # fmt: skip
-    entries = Entry.objects.count()
-    with pytest.raises(Refused) as refused:
-        entry_register(
-            event=next_season, category="teams", by=club.org, name=" filiny ",
-            members=[PersonData("Ivan", "Novikov", dt.date(2000, 2, 2))],
-        )  # fmt: skip
-    assert refused.value.message.startswith("Filiny is barred until June 30, 2027: Withdrew:")
-    assert refused.value.field == "name"
-    with pytest.raises(Refused) as refused:
-        entry_register(
-            event=next_season, category="teams", by=club.org, name="Novye Filiny",
-            members=[PersonData("Filiny", "Kapitanov", dt.date(1990, 1, 5))],
-        )  # fmt: skip
-    assert refused.value.message.startswith("Filiny Kapitanov is barred until June 30, 2027")
-    assert Entry.objects.count() == entries
-    # The club's ban is the club's: a jigsaw competition in the same months takes the captain.
-    jigsaw = make_event("cz-jigsaw", organizer=club.org, starts_at=at(3, 14, 9, year=2027))
-    entry_register(
-        event=jigsaw, category="individuals", by=club.org,
-        members=[PersonData("Filiny", "Kapitanov", dt.date(1990, 1, 5), "CZ", "M")],
-    )  # fmt: skip
-    after_that = make_event(
-        "deti-kolomny", slug="dk-2027", organizer=club.org, timezone="Europe/Moscow",
-        starts_at=at(11, 11, 16, year=2027),
-    )  # fmt: skip
-    entry_register(
-        event=after_that, category="teams", by=club.org, name="Filiny",
-        members=[PersonData("Filiny", "Kapitanov", dt.date(1990, 1, 5))],
-    )  # fmt: skip
-
-    # No return: nothing more is recorded for Filiny.
-    stored = Result.objects.count()
-    with pytest.raises(Refused) as refused:
-        tour(club, 3, {"Filiny": 8}, at(12, 4))
-    assert refused.value.message == "#5 withdrew on Nov. 25, 2025; there is no return."
-    with pytest.raises(Refused):
-        battle(club, 1, "Sovy", "Filiny", 3, 3, at(11, 26))
-    assert Result.objects.count() == stored
-
-
-def test_a_withdrawal_after_a_full_round_keeps_its_battles(club: SimpleNamespace) -> None:
-    event = club.event
-    Entry.objects.create(
-        event=event, category="teams", number=6, name="Gosti", status=Entry.Status.CONFIRMED,
-        scored=False,
-    )  # fmt: skip
-    for a, b, sa, sb in [
-        ("Sovy", "Filiny", 4, 2), ("Ezhi", "Filiny", 3, 3), ("Lisy", "Filiny", 1, 5),
-        ("Volki", "Filiny", 1, 2),
-    ]:  # fmt: skip
-        battle(club, 1, a, b, sa, sb, at(11, 20))
-    league = [
-        ("1", "Filiny", 5), ("2", "Sovy", 2), ("3", "Ezhi", 1), ("4", "Volki", 0),
-        ("5", "Lisy", 0),
-    ]  # fmt: skip
-    assert table(event, BRAINBALL) == league
-    withdrawal_record(
-        entry=club.teams["Filiny"], statement="We stop.", received_at=at(11, 25), by=club.org
-    )
-    assert table(event, BRAINBALL) == league
-    texts = {r.text: r.clause for r in reasons(event, BRAINBALL, "Filiny")}
-    kept = "Withdrew on 2025-11-25: it completed a full round, so its battles stand"
-    assert texts[kept].startswith("п. 18:")
-    assert Ban.objects.filter(team_name="Filiny").count() == 1
-
-
-def test_a_withdrawal_after_the_middle_tour_annuls_only_its_second_round(
-    club: SimpleNamespace,
-) -> None:
-    event = club.event
-    battle(club, 1, "Sovy", "Volki", 1, 5, at(11, 20))
-    battle(club, 1, "Ezhi", "Volki", 3, 3, at(11, 20))
-    battle(club, 2, "Sovy", "Volki", 4, 1, at(12, 18))
-    battle(club, 2, "Lisy", "Volki", 2, 4, at(12, 18))
-    battle(club, 2, "Sovy", "Ezhi", 3, 2, at(12, 18))
-    assert table(event, BRAINBALL) == [
-        ("1", "Volki", 5), ("2", "Sovy", 4), ("3", "Ezhi", 1), ("4", "Lisy", 0),
-    ]  # fmt: skip
-    made = withdrawal_record(
-        entry=club.teams["Volki"], statement="Volki withdraw.", received_at=at(12, 20, 10),
-        by=club.org, now=at(12, 20, 11),
-    )  # fmt: skip
-    assert (made.rule, made.before_middle, made.middle) == (
-        "withdrawal-after-middle-tour", False, 3,
-    )  # fmt: skip
-    assert table(event, BRAINBALL) == [("1", "Volki", 3), ("2", "Sovy", 2), ("3", "Ezhi", 1)]
-    volki = next(r for r in rows(event, BRAINBALL) if r.entry.name == "Volki").entry.metrics
-    assert (volki["questions_for"], volki["questions_against"]) == (8, 4)
-    assert Ban.objects.count() == 0
-    assert Sanction.objects.count() == 0
 
 
 def test_a_lifted_sanction_restores_the_table_and_frees_the_player(

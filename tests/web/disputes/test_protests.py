@@ -1,6 +1,7 @@
-"""Bowling protests and player discipline at the head referee's desk (ČBA supplementary
-qualifier, ``cba-qualifier``: § 14.2 protests with a 500 CZK deposit, § 12 g warnings and
-expulsion).
+"""Bowling protests at the head referee's desk (ČBA supplementary qualifier, ``cba-qualifier``:
+§ 14.2 protests with a 500 CZK deposit), and the footnotes the protests and the § 12 g warnings
+and expulsion leave in the standings; the warnings and expulsion at the desk are in
+``test_expulsions.py``.
 
 Hand-worked case (master men, six games each; the rulebook ranks by the total, § 9):
 
@@ -19,16 +20,11 @@ Receipts are one series per event: Bohuš's entry fee (600 CZK) is receipt 1, so
 is receipt 2. When Cyril's protest (deposit by transfer: receipt 1 in that event) is rejected,
 its deposit is forfeited with cash receipt 2, and the next payment (David's entry fee) is
 receipt 3 — a forfeited deposit's cash receipt never shares its number with a payment.
-
-#5 Emil has bowled block 1 (180 170). An expulsion without an earlier warning is refused; after
-a warning, the expulsion is stored, and neither a first result nor his next block is recorded;
-lifting the expulsion (with a reason) lets block 2 in again.
 """
 
 from __future__ import annotations
 
 import re
-import uuid
 from decimal import Decimal
 from typing import Any
 
@@ -38,9 +34,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from podium.engine.entries import Reason
-from podium.web.disputes.services.appeals import appeal_file, verdict_record
 from podium.web.disputes.services.discipline import sanction_impose
-from podium.web.kernel.refusals import Refused
+from podium.web.disputes.services.protests import protest_decide, protest_file
 from podium.web.models import (
     Appeal,
     Entry,
@@ -48,7 +43,6 @@ from podium.web.models import (
     FurtherAppeal,
     Payment,
     Result,
-    Sanction,
     Squad,
     Verdict,
 )
@@ -72,6 +66,19 @@ PROTEST_CLAUSE = (
 WARNING_CLAUSE = "§ 12 g) … může hlavní rozhodčí udělit napomenutí"
 EXPULSION_CLAUSE = "§ 12 g) … v případě opakovaného provinění je oprávněn hráče … vyloučit"
 NBSP = "\N{NO-BREAK SPACE}"
+# The hand-worked tables (see above): before Adam's protest, and with game 3 corrected.
+TABLE_BEFORE = [
+    ("Bohuš", 1, "1190 (210 high)"),
+    ("Adam", 2, "1182 (210 high)"),
+    ("Cyril", 3, "1175 (200 high)"),
+    ("David", 4, "1170 (210 high)"),
+]
+TABLE_UPHELD = [
+    ("Adam", 1, "1202 (210 high)"),
+    ("Bohuš", 2, "1190 (210 high)"),
+    ("Cyril", 3, "1175 (200 high)"),
+    ("David", 4, "1170 (210 high)"),
+]
 
 
 def client_for(user: Any) -> Client:
@@ -127,12 +134,16 @@ def reasons_of(event: Event, name: str) -> list[Reason]:
     return list(next(r for r in rows if r.entry.name == name).reasons)
 
 
-def file_protest(client: Client, event: Event, entry: Entry, **data: str) -> Any:
-    """Fills the protest form as the page renders it (its token) and sends it."""
+def protest_data(client: Client, event: Event, entry: Entry, **data: str) -> dict[str, str]:
+    """The protest form's fields as the page renders them (its token), filled with ``data``."""
     page = client.get(url("index", event)).content.decode()
-    form = {"token": hidden(page, "token"), "stage": STAGE, "player": str(entry.pk),
+    return {"token": hidden(page, "token"), "stage": STAGE, "player": str(entry.pk),
             "statement": "", "method": "", **data}  # fmt: skip
-    return client.post(url("file", event), form)
+
+
+def file_protest(client: Client, event: Event, entry: Entry, **data: str) -> Any:
+    """Fills the protest form as the page renders it and sends it."""
+    return client.post(url("file", event), protest_data(client, event, entry, **data))
 
 
 def decision_data(client: Client, event: Event, number: int, **data: str) -> dict[str, str]:
@@ -142,6 +153,24 @@ def decision_data(client: Client, event: Event, number: int, **data: str) -> dic
     for n in range(1, 7):
         form[f"g{n}"] = hidden(page, f"g{n}")
     return {**form, **data}
+
+
+def decide(client: Client, event: Event, number: int, **data: str) -> Any:
+    """Sends the decision form as rendered, changed by ``data``."""
+    return client.post(url("decide", event, number), decision_data(client, event, number, **data))
+
+
+def check_confirmation(html: str) -> None:
+    """The printed confirmation of Adam's deposit: protest 1, receipt 2, 500 CZK, his games as
+    protested, the rule's clause, and a page made for printing."""
+    assert "Confirmation of the protest deposit" in html
+    assert '<dd class="protest-number">1</dd>' in html
+    assert '<dd class="player">#1 <bdi>Adam</bdi></dd>' in html
+    assert f'<dd class="amount">500.00{NBSP}CZK</dd>' in html
+    assert '<dd class="receipt-number">2</dd>' in html
+    assert "200 · 190 · 187 · 210 · 200 · 195" in html
+    assert "@media print" in html
+    assert "včetně kauce 500 Kč" in html
 
 
 # --- an upheld protest ------------------------------------------------------------------------
@@ -156,19 +185,12 @@ def test_an_upheld_protest_corrects_game_3_and_moves_the_player_up(
                    by=bowled["head"])  # fmt: skip
     head = client_for(bowled["head"])
     protested = current(adam)
-    assert table(event) == [
-        ("Bohuš", 1, "1190 (210 high)"),
-        ("Adam", 2, "1182 (210 high)"),
-        ("Cyril", 3, "1175 (200 high)"),
-        ("David", 4, "1170 (210 high)"),
-    ]
+    assert table(event) == TABLE_BEFORE
 
     index = head.get(url("index", event)).content.decode()
     assert f'<option value="{adam.pk}">#1 Adam — 200 190 187 210 200 195 (1182)</option>' in index
     statement = "Game 3, frame 7: the pinsetter left a pin standing; the score is 187, not 207."
-    page = head.get(url("index", event)).content.decode()
-    data = {"token": hidden(page, "token"), "stage": STAGE, "player": str(adam.pk),
-            "statement": statement, "method": "cash"}  # fmt: skip
+    data = protest_data(head, event, adam, statement=statement, method="cash")
     filed = head.post(url("file", event), data)
     assert filed.status_code == 302
     assert filed["Location"] == url("confirmation", event, 1)
@@ -186,23 +208,12 @@ def test_an_upheld_protest_corrects_game_3_and_moves_the_player_up(
     assert deposit.receipt_number == 2  # after Bohuš's entry fee, receipt 1
     assert Payment.objects.count() == 2
 
-    confirmation = head.get(url("confirmation", event, 1)).content.decode()
-    assert "Confirmation of the protest deposit" in confirmation
-    assert '<dd class="protest-number">1</dd>' in confirmation
-    assert '<dd class="player">#1 <bdi>Adam</bdi></dd>' in confirmation
-    assert f'<dd class="amount">500.00{NBSP}CZK</dd>' in confirmation
-    assert '<dd class="receipt-number">2</dd>' in confirmation
-    assert "200 · 190 · 187 · 210 · 200 · 195" in confirmation
-    assert "@media print" in confirmation
-    assert "včetně kauce 500 Kč" in confirmation
+    check_confirmation(head.get(url("confirmation", event, 1)).content.decode())
     assert head.get(url("receipt", event, 1)).status_code == 404  # nothing forfeited
 
     # a lane referee may file, but the committee's decision is recorded by the head referee
     referee = client_for(bowled["referee"])
-    refused = referee.post(
-        url("decide", event, 1),
-        decision_data(referee, event, 1, decision="upheld", reasons="Pinsetter fault", g3="207"),
-    )
+    refused = decide(referee, event, 1, decision="upheld", reasons="Pinsetter fault", g3="207")
     assert refused.status_code == 400
     assert "The head referee records the organizing committee&#x27;s decision." in (
         refused.content.decode()
@@ -228,18 +239,8 @@ def test_an_upheld_protest_corrects_game_3_and_moves_the_player_up(
     )  # fmt: skip
     assert fixed.reason.startswith("Protest 1 upheld: The video shows")
     assert protested.cells["g3"] == "187"  # the old version stays as it was
-    assert table(event) == [
-        ("Adam", 1, "1202 (210 high)"),
-        ("Bohuš", 2, "1190 (210 high)"),
-        ("Cyril", 3, "1175 (200 high)"),
-        ("David", 4, "1170 (210 high)"),
-    ]
-    assert table(event, at=before) == [
-        ("Bohuš", 1, "1190 (210 high)"),
-        ("Adam", 2, "1182 (210 high)"),
-        ("Cyril", 3, "1175 (200 high)"),
-        ("David", 4, "1170 (210 high)"),
-    ]
+    assert table(event) == TABLE_UPHELD
+    assert table(event, at=before) == TABLE_BEFORE
     assert Reason(PROTEST_CLAUSE, "Protest 1 upheld — game 3 corrected 187 → 207") in (
         reasons_of(event, "Adam")
     )
@@ -400,88 +401,6 @@ def test_a_protest_without_a_deposit_or_text_is_refused_and_nothing_is_stored(
     assert Appeal.objects.count() == 0
 
 
-# --- warnings and expulsion -----------------------------------------------------------------------
-
-
-def impose(client: Client, event: Event, entry: Entry, effect: str, reason: str) -> Any:
-    prefix = f"s{entry.pk}-"
-    return client.post(
-        url("impose", event, entry.pk), {prefix + "effect": effect, prefix + "reason": reason}
-    )
-
-
-def test_expulsion_needs_a_warning_and_then_no_further_games_are_recorded(
-    bowled: dict[str, Any], add_entry: Any
-) -> None:
-    event, squad = bowled["event"], bowled["squad"]
-    emil = add_entry(event, 5, "Emil", division="master-men", squad=squad)
-    referee = bowled["referee"]
-    block1 = result_record(event=event, stage=STAGE, entry=emil, cells={"g1": "180", "g2": "170"},
-                           by=referee, idempotency_key="emil-1")  # fmt: skip
-    head = client_for(bowled["head"])
-
-    early = impose(head, event, emil, "expulsion", "Phone on the approach")
-    assert early.status_code == 400
-    page = early.content.decode()
-    assert "Expulsion is for a repeated breach: a warning comes first." in page
-    assert "v případě opakovaného provinění je oprávněn hráče z další účasti" in page
-    assert Sanction.objects.count() == 0
-    no_reason = impose(head, event, emil, "warning", "")
-    assert "Say what happened: a sanction gives its reason." in no_reason.content.decode()
-    assert Sanction.objects.count() == 0
-    lane = client_for(referee)
-    assert impose(lane, event, emil, "warning", "Smoking").status_code == 400
-    assert Sanction.objects.count() == 0  # a lane referee does not sanction
-
-    assert impose(head, event, emil, "warning", "Smoking in the bowling hall").status_code == 302
-    expelled = impose(head, event, emil, "expulsion", "Phone on the approach after a warning")
-    assert expelled.status_code == 302
-    assert expelled["Location"].endswith("#player-5")
-    assert [(s.key, s.effect, s.entry, s.reason) for s in Sanction.objects.order_by("id")] == [
-        ("breach-of-duties", "warning", emil, "Smoking in the bowling hall"),
-        ("breach-of-duties", "expulsion", emil, "Phone on the approach after a warning"),
-    ]
-    page = head.get(url("players", event)).content.decode()
-    card = page[page.index('id="player-5"') :]
-    assert "expelled" in card[:400]
-    assert "the results desk records no further games for this player" in card
-    assert "Smoking in the bowling hall" in card
-
-    # the results desk: neither the next block nor a first result
-    refusal = "#5 may not play on: Phone on the approach after a warning."
-    with pytest.raises(Refused, match=re.escape(refusal)):
-        result_progress(result=block1, cells={"g1": "180", "g2": "170", "g3": "190", "g4": "200"},
-                        by=referee, idempotency_key="emil-2")  # fmt: skip
-    with pytest.raises(Refused, match=re.escape(refusal)):
-        result_record(event=event, stage=STAGE, entry=emil, cells={"g1": "180"}, by=referee,
-                      idempotency_key="emil-again")  # fmt: skip
-    sheet = client_for(referee).post(
-        reverse("bowling:block", kwargs={"slug": event.slug, "stage": STAGE, "entry_id": emil.pk,
-                                         "number": 2}),
-        {f"e{emil.pk}-idempotency_key": uuid.uuid4().hex, f"e{emil.pk}-result": block1.pk,
-         f"e{emil.pk}-g3": "190", f"e{emil.pk}-g4": "200"},
-    )  # fmt: skip
-    assert sheet.status_code == 400
-    assert refusal in sheet.content.decode()
-    assert Result.objects.filter(entry=emil).count() == 1
-
-    expulsion = Sanction.objects.get(effect="expulsion")
-    lift_url = url("lift", event, expulsion.pk)
-    no_why = head.post(lift_url, {f"l{expulsion.pk}-reason": ""})
-    assert "Say why the sanction is lifted." in no_why.content.decode()
-    lifted = head.post(lift_url, {f"l{expulsion.pk}-reason": "The phone was the referee's."})
-    assert lifted.status_code == 302
-    expulsion.refresh_from_db()
-    assert expulsion.lifted_reason == "The phone was the referee's."
-    block2 = result_progress(result=block1, cells={"g1": "180", "g2": "170", "g3": "190",
-                             "g4": "200"}, by=referee, idempotency_key="emil-2")  # fmt: skip
-    assert block2.cells["g4"] == "200"
-    page = head.get(url("players", event)).content.decode()
-    card = page[page.index('id="player-5"') :]
-    assert "Lifted on" in card
-    assert "The phone was the referee&#x27;s." in card
-
-
 # --- footnotes in the standings -----------------------------------------------------------------
 
 
@@ -490,10 +409,10 @@ def test_the_public_standings_show_the_protest_and_the_sanctions_with_their_clau
 ) -> None:
     event, players, head = bowled["event"], bowled["players"], bowled["head"]
     adam, david = players[1], players[4]
-    appeal = appeal_file(event=event, rule="protest", kind="protest", stage=STAGE, entry=adam,
-                         by=head, statement="Game 3 mis-scored", result=current(adam),
-                         method="cash")  # fmt: skip
-    verdict_record(appeal=appeal, upheld=True, reasons="Pinsetter fault", by=head,
+    appeal = protest_file(event=event, rule="protest", stage=STAGE, entry=adam, by=head,
+                          statement="Game 3 mis-scored", result=current(adam),
+                          method="cash")  # fmt: skip
+    protest_decide(appeal=appeal, upheld=True, reasons="Pinsetter fault", by=head,
                    action="game 3 corrected 187 → 207",
                    corrected_cells=games([200, 190, 207, 210, 200, 195]))  # fmt: skip
     sanction_impose(event=event, key="breach-of-duties", by=head, entry=david, effect="warning",

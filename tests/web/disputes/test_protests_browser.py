@@ -24,23 +24,27 @@ SERIES = {
 }
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_head_referee_files_a_protest_prints_the_confirmation_and_upholds_it(
-    new_context: Any, sign_in: Any, make_user: Any, make_event: Any, add_entry: Any
-) -> None:
+def bowled(make_user: Any, make_event: Any, add_entry: Any) -> tuple[Event, Any]:
+    """The qualifier with Adam and Bohuš's six games recorded, and its head referee hana."""
     olga, hana = make_user("olga"), make_user("hana")
     event = make_event("cba-qualifier", organizer=olga, status=Event.Status.CLOSED,
                        title="ČBA qualifier 2012")  # fmt: skip
     EventRole.objects.create(event=event, user=hana, role=EventRole.Role.HEAD_REFEREE)
     squad = Squad.objects.create(event=event, name="Squad A", starts_at=event.starts_at,
                                  capacity=8)  # fmt: skip
-    players = {}
     for number, (name, series) in SERIES.items():
-        players[number] = add_entry(event, number, name, division="master-men", squad=squad)
-        result_record(event=event, stage="qualification", entry=players[number], by=hana,
+        player = add_entry(event, number, name, division="master-men", squad=squad)
+        result_record(event=event, stage="qualification", entry=player, by=hana,
                       cells={f"g{n}": str(v) for n, v in enumerate(series, start=1)},
                       idempotency_key=f"six-{number}")  # fmt: skip
+    return event, hana
 
+
+@pytest.mark.django_db(transaction=True)
+def test_the_head_referee_files_a_protest_prints_the_confirmation_and_upholds_it(
+    new_context: Any, sign_in: Any, make_user: Any, make_event: Any, add_entry: Any
+) -> None:
+    event, hana = bowled(make_user, make_event, add_entry)
     context = new_context(viewport=PHONE)
     sign_in(context, hana)
     page = context.new_page()

@@ -18,8 +18,13 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from podium.web.disputes.services.appeals import appeal_file, further_appeal_record, verdict_record
+from podium.web.disputes.services.appeals import appeal_file, verdict_record
 from podium.web.disputes.services.discipline import sanction_impose, withdrawal_record
+from podium.web.disputes.services.protests import (
+    further_appeal_record,
+    protest_decide,
+    protest_file,
+)
 from podium.web.models import Entry, Event, EventRole, Result
 from podium.web.results.selectors.rows import current_results
 
@@ -104,24 +109,24 @@ def bowling(event: Event, accounts: dict[str, Any], at: dt.datetime) -> None:
     head = accounts["head"]
     results = current_results(event, "qualification", 1)
     upheld_on, rejected_on, warned = results[2], results[5], results[8]
-    protest = appeal_file(
-        event=event, rule="protest", kind="protest", stage="qualification",
+    protest = protest_file(
+        event=event, rule="protest", stage="qualification",
         entry=upheld_on.entry, result=upheld_on, method="cash", by=head, now=at,
         statement="Ve 3. hře stroj nezapočítal strike v 7. framu (dráha 5).",
     )  # fmt: skip
     game = int(upheld_on.cells["g3"])
-    verdict_record(
+    protest_decide(
         appeal=protest, upheld=True, by=head, now=at + dt.timedelta(minutes=25),
         reasons="Záznam kamery potvrdil strike v 7. framu.",
         action=f"3. hra opravena z {game} na {game + 20}",
         corrected_cells={**upheld_on.cells, "g3": str(game + 20)},
     )  # fmt: skip
-    other = appeal_file(
-        event=event, rule="protest", kind="protest", stage="qualification",
+    other = protest_file(
+        event=event, rule="protest", stage="qualification",
         entry=rejected_on.entry, result=rejected_on, method="cash", by=head, now=at,
         statement="Soupeř na vedlejší dráze rušil při náběhu.",
     )  # fmt: skip
-    verdict_record(
+    protest_decide(
         appeal=other, upheld=False, by=head, now=at + dt.timedelta(minutes=30),
         reasons="Organizační výbor rušení nezjistil; pravidla se nepřekročila.",
     )  # fmt: skip

@@ -2,7 +2,8 @@
 
 Vocabulary:
 - appeal, verdict, disputed answer, filing window, verdict due: see
-  ``podium.web.disputes.services.appeals`` and ``podium.web.models.appeals``.
+  ``podium.web.disputes.services.hearings``, ``podium.web.disputes.services.appeals`` and
+  ``podium.web.models.appeals``.
 - round end: when the round's clock ended, else its scheduled end (``round_ended_at``).
 - open: an appeal without a verdict, or a disputed answer (``?`` in a current mask) nobody has
   decided yet. A round with open appeals does not become final.

@@ -163,49 +163,44 @@ def _count(row: RawRow) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-def tour_rulings(
-    event: Event,
-    stage: Stage,
-    round: int,
-    rows: Sequence[RawRow],
-    numbers: dict[int, int],
-    rulings: Rulings,
-    tour: int | None = None,
-) -> tuple[list[RawRow], Notes]:
-    """The tour's rows with the verdicts and sanctions of ``rulings`` applied, and footnotes.
+@dataclass
+class _Tour:
+    """A tour's rows, by id, while the rulings are laid over them: marks and counts, the rows
+    changed, dropped or counting 0, and the footnotes (``tour`` starts each, in a season)."""
 
-    ``numbers``: entry id → entry number (row ids are entry numbers); ``tour`` is named at the
-    start of each footnote (in a season's table)."""
+    marks: dict[str, list[str] | None]
+    counts: dict[str, int | None]
+    tour: int | None
+    notes: Notes = field(default_factory=lambda: defaultdict(list))
+    changed: set[str] = field(default_factory=set)
+    dropped: set[str] = field(default_factory=set)  # not admitted: no row
+    zero: set[str] = field(default_factory=set)  # the tour counts 0
 
-    def prefix(text: Message) -> Message:
-        return text if tour is None else _("Tour %(tour)s: %(note)s", tour=tour, note=text)
+    def note(self, team: str, clause: str | None, text: Message) -> None:
+        if self.tour is not None:
+            text = _("Tour %(tour)s: %(note)s", tour=self.tour, note=text)
+        _note(self.notes, team, Reason(clause, text))
 
-    rulebook = event.rulebook
-    notes: Notes = defaultdict(list)
-    on_round = [
-        v
-        for v in rulings.verdicts
-        if v.appeal.stage == stage.key
-        and v.appeal.round == round
-        and v.appeal.kind in Appeal.QUESTION_KINDS
-    ]
-    marks = {row.cells["id"]: _marks(row) for row in rows}
-    counts = {row.cells["id"]: _count(row) for row in rows}
-    changed: set[str] = set()
-
-    def credit(team: str, question: int, mark: str, text: Message, clause: str | None) -> None:
-        mask = marks.get(team)
-        if mask is not None and 0 < question <= len(mask):
-            if mask[question - 1] != mark and mask[question - 1] != "X":
-                mask[question - 1] = mark
-                changed.add(team)
+    def credit(self, team: str, q: int, mark: str, text: Message, clause: str | None) -> None:
+        """Marks an answer (a count without a mask takes an accepted one as one more)."""
+        mask, counts = self.marks.get(team), self.counts
+        if mask is not None and 0 < q <= len(mask):
+            if mask[q - 1] != mark and mask[q - 1] != "X":
+                mask[q - 1] = mark
+                self.changed.add(team)
         elif mask is None and team in counts and counts[team] is not None and mark == "1":
             counts[team] = (counts[team] or 0) + 1
-            changed.add(team)
+            self.changed.add(team)
         else:
             return
-        _note(notes, team, Reason(clause, prefix(text)))
+        self.note(team, clause, text)
 
+
+def _answers(
+    tour: _Tour, rulebook: Rulebook, on_round: Sequence[Verdict], numbers: dict[int, int],
+    credited: dict[int, tuple[int, ...]],
+) -> None:  # fmt: skip
+    """Accepted answers (to the appealing team and every team credited) and disputed ones."""
     for verdict in on_round:
         appeal = verdict.appeal
         q = appeal.question or 0
@@ -214,14 +209,14 @@ def tour_rulings(
         known: dict[str, Value] = {"q": q, "appeal": appeal.number}
         if appeal.kind == Appeal.Kind.ACCEPT and verdict.upheld:
             text = _("Question %(q)s: answer accepted by the jury (appeal %(appeal)s)", **known)
-            credit(team, q, "1", text, clause)
-            for entry_id in rulings.credited.get(verdict.pk, ()):
+            tour.credit(team, q, "1", text, clause)
+            for entry_id in credited.get(verdict.pk, ()):
                 other = str(numbers.get(entry_id, ""))
                 same = _(
                     "Question %(q)s: the same answer accepted by the jury (appeal %(appeal)s)",
                     **known,
                 )
-                credit(other, q, "1", same, clause)
+                tour.credit(other, q, "1", same, clause)
         elif appeal.kind == Appeal.Kind.DISPUTED:
             mark = "1" if verdict.upheld else "0"
             text = (
@@ -229,18 +224,21 @@ def tour_rulings(
                 if verdict.upheld
                 else _("Question %(q)s: disputed answer not accepted by the jury", q=q)
             )
-            credit(team, q, mark, text, clause)
+            tour.credit(team, q, mark, text, clause)
 
+
+def _withdrawn(tour: _Tour, rulebook: Rulebook, on_round: Sequence[Verdict]) -> None:
+    """Withdrawn questions: ``X`` in every mask; a count without a mask is left with a note."""
     for verdict in on_round:
         appeal = verdict.appeal
         if appeal.kind != Appeal.Kind.WITHDRAW or not verdict.upheld:
             continue
         q = appeal.question or 0
         clause = appeal_clause(rulebook, appeal.rule)
-        for team, mask in marks.items():
+        for team, mask in tour.marks.items():
             if mask is not None and 0 < q <= len(mask):
                 mask[q - 1] = "X"
-                changed.add(team)
+                tour.changed.add(team)
             elif mask is None:
                 text = _(
                     "Question %(q)s withdrawn (appeal %(appeal)s), but this team's result "
@@ -248,36 +246,64 @@ def tour_rulings(
                     q=q,
                     appeal=appeal.number,
                 )
-                _note(notes, team, Reason(clause, prefix(text)))
+                tour.note(team, clause, text)
 
-    ruled: list[RawRow] = []
-    dropped: set[str] = set()
-    zero: set[str] = set()
-    for sanction in rulings.sanctions:
+
+def _tour_sanctions(
+    tour: _Tour, rulebook: Rulebook, stage: Stage, round: int, sanctions: Sequence[Sanction]
+) -> None:
+    """The teams not admitted to the tour (dropped) and those whose tour counts 0, noted."""
+    for sanction in sanctions:
         if sanction.entry_id is None or sanction.stage != stage.key or sanction.round != round:
             continue
         team = str(sanction.entry.number)
         effects = effects_of(rulebook, sanction)
         if "not-admitted" in effects:
-            dropped.add(team)
+            tour.dropped.add(team)
             clause = sanction_clause(rulebook, sanction.key, "not-admitted")
             text = _("Not admitted to tour %(tour)s: %(why)s", tour=round, why=sanction.reason)
-            _note(notes, team, Reason(clause, text))
+            _note(tour.notes, team, Reason(clause, text))  # says its tour already
         if "tour-result-zero" in effects:
-            zero.add(team)
+            tour.zero.add(team)
             clause = sanction_clause(rulebook, sanction.key, "tour-result-zero")
-            text = _("Sanction: %(why)s", why=sanction.reason)
-            _note(notes, team, Reason(clause, prefix(text)))
+            tour.note(team, clause, _("Sanction: %(why)s", why=sanction.reason))
+
+
+def tour_rulings(
+    event: Event, stage: Stage, round: int, rows: Sequence[RawRow], numbers: dict[int, int],
+    rulings: Rulings, tour: int | None = None,
+) -> tuple[list[RawRow], Notes]:  # fmt: skip
+    """The tour's rows with the verdicts and sanctions of ``rulings`` applied, and footnotes.
+
+    ``numbers``: entry id → entry number (row ids are entry numbers); ``tour`` is named at the
+    start of each footnote (in a season's table)."""
+    rulebook = event.rulebook
+    on_round = [
+        v
+        for v in rulings.verdicts
+        if v.appeal.stage == stage.key
+        and v.appeal.round == round
+        and v.appeal.kind in Appeal.QUESTION_KINDS
+    ]
+    ruling = _Tour(
+        marks={row.cells["id"]: _marks(row) for row in rows},
+        counts={row.cells["id"]: _count(row) for row in rows},
+        tour=tour,
+    )
+    _answers(ruling, rulebook, on_round, numbers, rulings.credited)
+    _withdrawn(ruling, rulebook, on_round)
+    _tour_sanctions(ruling, rulebook, stage, round, rulings.sanctions)
+    ruled: list[RawRow] = []
     for row in rows:
         team = row.cells["id"]
-        if team in dropped:
+        if team in ruling.dropped:
             continue
-        if team in changed:
-            row = _set(row, marks[team], counts[team])
-        if team in zero:
+        if team in ruling.changed:
+            row = _set(row, ruling.marks[team], ruling.counts[team])
+        if team in ruling.zero:
             row = RawRow(row.line, {**row.cells, "sanctioned": "yes"})
         ruled.append(row)
-    return ruled, notes
+    return ruled, ruling.notes
 
 
 # --- Brainball battles ------------------------------------------------------------------------

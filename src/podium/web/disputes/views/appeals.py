@@ -3,7 +3,8 @@ overview with the jury and the due dates.
 
 Vocabulary:
 - appeal, kind, fee, verdict, filing window, verdict due, disputed answer, warned: see
-  ``podium.web.disputes.services.appeals`` and ``podium.web.disputes.selectors.appeals``.
+  ``podium.web.disputes.services.appeals``, ``podium.web.disputes.services.hearings`` and
+  ``podium.web.disputes.selectors.appeals``.
 - filing page: a player of a team (its captain or any member with an account) files for that
   team and says the fee was paid; the staff record an appeal received by e-mail for any team of
   the tour, with how the fee was paid. Anyone else gets 404. After filing: the confirmation with
