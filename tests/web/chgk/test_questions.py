@@ -32,21 +32,17 @@ from typing import Any
 
 import pytest
 
-from podium.web.chgk.selectors.questions import (
+from podium.web.chgk.packets import parse_packet
+from podium.web.chgk.selectors.database import (
     PUBLISHED,
     DatabaseIndex,
     Profile,
     database_index,
-    deadline,
-    duty_of,
-    duty_state,
-    host_missed,
     normalize,
-    packet_of,
-    parse_packet,
     public_questions,
     similarity,
 )
+from podium.web.chgk.selectors.duty import deadline, duty_of, duty_state, host_missed, packet_of
 from podium.web.chgk.services.questions import (
     PacketRefused,
     consent_record,
