@@ -34,13 +34,8 @@ from django.test import Client
 from django.urls import reverse
 
 from podium.web.battles.selectors.season import playoff_groups, season_stage
-from podium.web.battles.services.playoffs import (
-    playoff_annul,
-    playoff_correct,
-    playoff_next,
-    playoff_question,
-    playoff_record,
-)
+from podium.web.battles.services.extra_questions import playoff_next, playoff_question
+from podium.web.battles.services.playoffs import playoff_annul, playoff_correct, playoff_record
 from podium.web.battles.services.schedule import schedule_make
 from podium.web.chgk.services.rounds import round_add
 from podium.web.draws.services import draw_rerun
