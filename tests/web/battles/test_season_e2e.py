@@ -33,7 +33,8 @@ from typing import Any
 
 import pytest
 
-from podium.web.battles.services.playoffs import playoff_next, playoff_record
+from podium.web.battles.services.extra_questions import playoff_next
+from podium.web.battles.services.playoffs import playoff_record
 from podium.web.chgk.services.rounds import round_add
 from podium.web.disputes.services.appeals import appeal_file, jury_appoint, verdict_record
 from podium.web.disputes.services.discipline import withdrawal_record

@@ -14,7 +14,7 @@ from django.test import Client
 
 from podium.engine.classification import is_domestic
 from podium.engine.formats.games import assign_division
-from podium.web.chgk.selectors.questions import database_index
+from podium.web.chgk.selectors.database import database_index
 from podium.web.disputes.selectors.appeals import open_on_round
 from podium.web.disputes.selectors.discipline import unpaid_for_tour
 from podium.web.disputes.services.appeals import dispute_decide, verdict_record

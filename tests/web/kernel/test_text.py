@@ -36,7 +36,7 @@ from django.test import Client
 from django.urls import reverse
 
 import podium.web
-from podium.web.chgk.selectors.questions import parse_packet
+from podium.web.chgk.packets import parse_packet
 from podium.web.files.archive import ArchiveError, export_event, import_event
 from podium.web.files.fields import guess_mapping
 from podium.web.files.services.imports import (

@@ -6,7 +6,7 @@ Vocabulary:
   the tour), short when fewer than its minimum.
 - question: one question with its answer (and other accepted answers, comment, authors), from a
   submission or imported from an earlier packet (``source``, ``played_on``). ``normalized`` is
-  its text as the near-duplicate search compares it (see ``podium.web.chgk.selectors.questions``).
+  its text as the near-duplicate search compares it (see ``podium.web.chgk.selectors.database``).
 - status: ``submitted`` (handed in, not yet chosen), ``selected`` (in the tour's packet),
   ``replace`` (the coordinator asked for a replacement: published before, or unsuitable; see
   ``note``), ``archive`` (in the database: imported, or played). ``replaced_by`` names the

@@ -2,8 +2,9 @@
 extra question for the teams still tied.
 
 Vocabulary:
-- schedule, play-off match, extra question, still tied: see ``podium.web.battles.services.schedule``
-  and ``podium.web.battles.services.playoffs``.
+- schedule, play-off match, extra question, still tied: see
+  ``podium.web.battles.services.schedule``, ``podium.web.battles.services.playoffs`` and
+  ``podium.web.battles.services.extra_questions``.
 - idempotency key: a fresh ``uuid4`` per rendered form, so a form sent twice is stored once.
 """
 

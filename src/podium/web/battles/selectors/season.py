@@ -12,7 +12,7 @@ Vocabulary:
   Result of the season stage (round 1) for its entry: ``cells["playoff"]`` what counts
   (``"4 1"``: 4 in the match, then extra question 1 taken) and ``cells["next"]`` its answer to
   the extra question being asked, not counted until every team still tied with it has answered
-  (see ``podium.web.battles.services.playoffs``).
+  (see ``podium.web.battles.services.extra_questions``).
 - group state: ``match`` (a team of the group has no match result yet: play-off pending),
   ``extra`` (the match left teams still tied: single extra questions go on), ``settled``.
 - winner: the team in sole first official place of a stage the superfinal is played between;

@@ -8,9 +8,10 @@ Vocabulary:
 - schedule, bout, balance, re-draw: see ``podium.web.battles.services.schedule`` and
   ``podium.web.battles.selectors.season``; an unplayed bout links to the Brainball desk's battle
   form.
-- tied group, still tied, answer, play-off pending: see ``podium.web.battles.selectors.season`` and
-  ``podium.web.battles.services.playoffs``. The match is entered per team; an extra question for all
-  the teams still tied in one form, "entered like a tour".
+- tied group, still tied, answer, play-off pending: see ``podium.web.battles.selectors.season``,
+  ``podium.web.battles.services.playoffs`` and ``podium.web.battles.services.extra_questions``.
+  The match is entered per team; an extra question for all the teams still tied in one form,
+  "entered like a tour".
 - winners: see ``podium.web.battles.selectors.season``.
 """
 
@@ -37,12 +38,8 @@ from podium.web.battles.forms.season import (
     ScheduleForm,
 )
 from podium.web.battles.selectors import season as select
-from podium.web.battles.services.playoffs import (
-    playoff_annul,
-    playoff_correct,
-    playoff_question,
-    playoff_record,
-)
+from podium.web.battles.services.extra_questions import playoff_question
+from podium.web.battles.services.playoffs import playoff_annul, playoff_correct, playoff_record
 from podium.web.battles.services.schedule import STAGES, schedule_compute, schedule_make
 from podium.web.kernel.lookup import event_for
 from podium.web.kernel.refusals import Refused, refuse_on

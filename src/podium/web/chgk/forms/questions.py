@@ -1,8 +1,8 @@
 """Question forms: a packet handed in, a replacement, the coordinator's choices, an import.
 
 Vocabulary:
-- packet: a text in the packet notation (see ``podium.web.chgk.selectors.questions``); the forms
-  only carry it, the service parses it and names every bad line.
+- packet: a text in the packet notation (see ``podium.web.chgk.packets``); the forms only carry
+  it, the service parses it and names every bad line.
 - import file: a plain-text file in the same notation, UTF-8 (or Windows-1251, the usual
   encoding of older Russian packets, or UTF-16 as Windows Notepad saves "Unicode", with or
   without its byte-order mark).

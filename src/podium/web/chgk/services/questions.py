@@ -2,8 +2,9 @@
 
 Vocabulary:
 - submission, question, status, replacement, public: see ``podium.web.models.questions``;
-  packet notation, duty, deadline, late, count, normalized text, database, public: see
-  ``podium.web.chgk.selectors.questions``.
+  packet notation: see ``podium.web.chgk.packets``; duty, deadline, late, count: see
+  ``podium.web.chgk.selectors.duty``; normalized text, database, public: see
+  ``podium.web.chgk.selectors.database``.
 - coordinator: п. 19 names one person; Podium lets the event's organizers act as the
   coordinator (select the packet, ask for replacements, import packets, apply п. 23).
 - packet: the questions the coordinator selected for the tour in one discipline (a ChGK
@@ -30,22 +31,18 @@ from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from podium.web.chgk.selectors.questions import (
-    AUTHORS_MAX,
+from podium.web.chgk.packets import AUTHORS_MAX, PacketError, ParsedQuestion, parse_packet
+from podium.web.chgk.selectors.database import normalize, public_from
+from podium.web.chgk.selectors.duty import (
     HOST_SANCTION,
-    PacketError,
-    ParsedQuestion,
     deadline,
     disciplines,
     duty_of,
     host_sanction,
     may_submit,
-    normalize,
     packet_of,
     packet_size,
-    parse_packet,
     played,
-    public_from,
     sanction_rule,
 )
 from podium.web.disputes.services.discipline import sanction_impose

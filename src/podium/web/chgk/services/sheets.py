@@ -188,6 +188,76 @@ def _sheet_key(idempotency_key: str) -> str:
     return key
 
 
+def _planned(
+    event: Event,
+    stage: str,
+    round: int,
+    sheet: Sequence[tuple[Entry, str]],
+    current: Mapping[int, Result],
+    seen: Mapping[Entry, Result | None] | None,
+    reason: str,
+) -> tuple[list[tuple[Entry, str, Result | None]], list[tuple[int, str]]]:
+    """The rows of the sheet that change, each with the result it changes (``None``: the team's
+    first result), and the problems of the rows: a seen result that is not the team's in this
+    tour, a change without a reason."""
+    planned: list[tuple[Entry, str, Result | None]] = []
+    problems: list[tuple[int, str]] = []
+    for entry, mask in sheet:
+        base = current.get(entry.pk) if seen is None else seen.get(entry)
+        now_current = current.get(entry.pk)
+        if base is not None and (base.event_id, base.stage, base.round, base.entry_id) != (
+            event.pk, stage, round, entry.pk,
+        ):  # fmt: skip
+            problems.append(_named(entry, _("the result seen is not this team's in this tour.")))
+            continue
+        if _mask_of(base) == mask or (base is None and _mask_of(now_current) == mask):
+            continue
+        if base is not None and not reason:
+            problems.append(
+                _named(entry, _("the recorded mask would change; give the reason for it."))
+            )
+        planned.append((entry, mask, base))
+    return planned, problems
+
+
+def _written(
+    *,
+    event: Event,
+    stage: str,
+    round: int,
+    planned: Sequence[tuple[Entry, str, Result | None]],
+    by: Any,
+    key: str,
+    reason: str,
+    now: dt.datetime,
+) -> dict[int, SheetRow]:
+    """Records or corrects each planned row (``podium.web.results.services.results``), by team
+    id; every row the services refuse is a problem of the sheet."""
+    problems: list[tuple[int, str]] = []
+    done: dict[int, SheetRow] = {}
+    for entry, mask, base in planned:
+        row_key = f"{key}/{entry.number}"
+        detail = {"entered": "tour sheet", "sheet": key}
+        try:
+            if base is None:
+                result = result_record(
+                    event=event, stage=stage, round=round, entry=entry, cells={"mask": mask},
+                    by=by, idempotency_key=row_key, detail=detail, now=now,
+                )  # fmt: skip
+                done[entry.pk] = SheetRow(entry, "recorded", result)
+            else:
+                result = result_correct(
+                    result=base, cells={"mask": mask}, by=by, reason=reason,
+                    idempotency_key=row_key, detail=detail, now=now,
+                )  # fmt: skip
+                done[entry.pk] = SheetRow(entry, "corrected", result)
+        except Refused as refused:
+            problems.append(_named(entry, refused.message))
+    if problems:
+        raise SheetRefused(problems)
+    return done
+
+
 def tour_sheet_record(
     *,
     event: Event,
@@ -221,47 +291,14 @@ def tour_sheet_record(
         problems = _length_problems(event, the_stage, round, sheet) or _engine_problems(
             event, the_stage, sheet + others
         )
-        planned: list[tuple[Entry, str, Result | None]] = []
-        for entry, mask in sheet:
-            base = current.get(entry.pk) if seen is None else seen.get(entry)
-            now_current = current.get(entry.pk)
-            if base is not None and (base.event_id, base.stage, base.round, base.entry_id) != (
-                event.pk, stage, round, entry.pk,
-            ):  # fmt: skip
-                problems.append(
-                    _named(entry, _("the result seen is not this team's in this tour."))
-                )
-                continue
-            if _mask_of(base) == mask or (base is None and _mask_of(now_current) == mask):
-                continue
-            if base is not None and not reason:
-                problems.append(
-                    _named(entry, _("the recorded mask would change; give the reason for it."))
-                )
-            planned.append((entry, mask, base))
+        planned, refused = _planned(event, stage, round, sheet, current, seen, reason)
+        problems += refused
         if problems:
             raise SheetRefused(problems)
-        done: dict[int, SheetRow] = {}
-        for entry, mask, base in planned:
-            row_key = f"{key}/{entry.number}"
-            detail = {"entered": "tour sheet", "sheet": key}
-            try:
-                if base is None:
-                    result = result_record(
-                        event=event, stage=stage, round=round, entry=entry, cells={"mask": mask},
-                        by=by, idempotency_key=row_key, detail=detail, now=now,
-                    )  # fmt: skip
-                    done[entry.pk] = SheetRow(entry, "recorded", result)
-                else:
-                    result = result_correct(
-                        result=base, cells={"mask": mask}, by=by, reason=reason,
-                        idempotency_key=row_key, detail=detail, now=now,
-                    )  # fmt: skip
-                    done[entry.pk] = SheetRow(entry, "corrected", result)
-            except Refused as refused:
-                problems.append(_named(entry, refused.message))
-        if problems:
-            raise SheetRefused(problems)
+        done = _written(
+            event=event, stage=stage, round=round, planned=planned, by=by, key=key,
+            reason=reason, now=now,
+        )  # fmt: skip
         rows = [
             done.get(entry.pk) or SheetRow(entry, "unchanged", current[entry.pk])
             for entry, _mask in sheet

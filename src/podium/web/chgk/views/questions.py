@@ -14,8 +14,8 @@ Pages:
 - ``<slug>/import/``: the coordinator imports an earlier packet into the database.
 - ``database/``: the public database (п. 24), for anyone.
 
-Vocabulary: duty, deadline, late, count, similarity, public: see
-``podium.web.chgk.selectors.questions``; packet, played, coordinator: see
+Vocabulary: duty, deadline, late, count: see ``podium.web.chgk.selectors.duty``; similarity,
+public: see ``podium.web.chgk.selectors.database``; packet, played, coordinator: see
 ``podium.web.chgk.services.questions``.
 """
 
@@ -42,8 +42,8 @@ from podium.web.chgk.forms.questions import (
     SelectForm,
     SubmitForm,
 )
-from podium.web.chgk.selectors.questions import (
-    database_index,
+from podium.web.chgk.selectors.database import database_index, public_questions
+from podium.web.chgk.selectors.duty import (
     disciplines,
     duty_state,
     duty_states,
@@ -53,7 +53,6 @@ from podium.web.chgk.selectors.questions import (
     may_submit,
     packet_size,
     played,
-    public_questions,
     sanction_rule,
     tour_questions,
     tour_stage,
