@@ -36,13 +36,7 @@ from podium.web.files.services.imports import (
     results_import,
     results_preview,
 )
-from podium.web.files.views.flow import (
-    Confirmed,
-    ImportFlow,
-    RoundImport,
-    step,
-    upload_of,
-)
+from podium.web.files.views.flow import Confirmed, ImportFlow, RoundImport, step, upload_of
 from podium.web.kernel.lookup import event_for, stage_or_404
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.roles import is_organizer, is_staff
