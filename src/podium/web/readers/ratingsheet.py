@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 
 from podium.web.readers import workbook
 from podium.web.readers.workbook import column_letter
+from podium.web.readers.workbook_parts import WorkbookRefused
 
 MIN_ANSWER = 3  # "с", "о", "BH": a stray letter or two; "США", "пес": an answer
 MAX_ROWS = 5000
@@ -231,11 +232,12 @@ def read_tables(tables: Sequence[tuple[str, Table]], address: str = "xlsx") -> R
 
 
 def read_workbook(data: bytes) -> list[tuple[str, workbook.Table]]:
-    """Every worksheet of a workbook, within ``podium.web.readers.workbook``'s budgets.
-    ``RatingSheetRefused`` for a broken budget or a file that is no workbook."""
+    """Every worksheet of a workbook, read by ``podium.web.readers.workbook`` within the
+    budgets of ``podium.web.readers.workbook_parts``. ``RatingSheetRefused`` for a broken
+    budget or a file that is no workbook."""
     try:
         sheets = workbook.read_all(data, MAX_ROWS, MAX_COLUMNS)
-    except workbook.WorkbookRefused as refused:
+    except WorkbookRefused as refused:
         raise RatingSheetRefused(refused.message) from None
     except (zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, ValueError, OSError, EOFError):
         raise RatingSheetRefused(

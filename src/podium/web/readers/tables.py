@@ -10,7 +10,7 @@ Vocabulary:
   no doubt, and the preview says so; any other encoding is refused with its likely name.
 - limits: at most ``MAX_BYTES``, ``MAX_ROWS`` rows, ``MAX_COLUMNS`` columns read and
   ``MAX_CELL_CHARS`` characters in a cell, so one upload cannot tie up a server; a workbook
-  is read within the budgets of ``podium.web.readers.workbook``.
+  is read within the budgets of ``podium.web.readers.workbook_parts``.
 - rating table: the rating site's ChGK table (its workbook, every worksheet, or its CSV
   export), recognized by its header ``Team ID, Название, Город, Тур, 1 … n`` when the caller
   asks (``rating=True``, the results import) and read as the sheet ``id`` (blank: the team is
@@ -37,11 +37,11 @@ from django.utils.translation import ngettext
 from podium.web.kernel.refusals import Refused
 from podium.web.readers import ratingsheet, workbook
 from podium.web.readers.workbook import column_letter
+from podium.web.readers.workbook_parts import MAX_CELL_CHARS, WorkbookRefused
 
 MAX_BYTES = 2 * 1024 * 1024
 MAX_ROWS = 5000
 MAX_COLUMNS = 200
-MAX_CELL_CHARS = workbook.MAX_CELL_CHARS
 
 _ZIP = b"PK\x03\x04"
 _OLE = b"\xd0\xcf\x11\xe0"  # the old binary .xls
@@ -330,11 +330,12 @@ def _csv(text: str) -> list[tuple[int, list[str]]]:
 def _workbook(data: bytes) -> tuple[list[tuple[int, list[str]]], str]:
     """The rows of the workbook's first worksheet with data, and a note naming it when the
     workbook has others (see ``Sheet.note``). Read by ``podium.web.readers.workbook`` within
-    its budgets: openpyxl's reader fills every cell of a worksheet's declared dimension and
-    builds a whole row in memory, so a 2 KB file could hold a server for hours."""
+    the budgets of ``podium.web.readers.workbook_parts``: openpyxl's reader fills every cell
+    of a worksheet's declared dimension and builds a whole row in memory, so a 2 KB file
+    could hold a server for hours."""
     try:
         title, table, others, index = workbook.read(data, MAX_ROWS + 1, MAX_COLUMNS)
-    except workbook.WorkbookRefused as refused:
+    except WorkbookRefused as refused:
         raise FileRefused(refused.message) from None
     except (
         zipfile.BadZipFile,

@@ -1,25 +1,21 @@
 """Import pages: entrants from a spreadsheet, results from a CSV, ChGK tours from the rating
-site's JSON (each: upload → preview with every problem → import all or nothing), and a ChGK
-tour exported in the rating site's shape.
+site's JSON (each: upload → preview with every problem → import all or nothing, the flow of
+``podium.web.files.views.flow``), and a ChGK tour exported in the rating site's shape.
 
 Organizers only (anyone else gets 404), except the export, which follows the standings
 pages: public once the round is published, the event's staff any time.
 
 Vocabulary:
-- stash: the uploaded file, read into a sheet (or the rating file's teams), kept between the
-  steps in the user's server-side session under a random token; the page carries only the
-  token. The session lives in the database, so every app server finds it, nobody but this
-  user can use it, and the client can never change what is imported. A new upload of the same
-  kind for the event replaces the last, and a finished import drops it.
+- stash, kind, choices: see ``podium.web.files.views.flow``.
 - preview, import, token: see ``podium.web.files.services.imports``.
 """
 
 from __future__ import annotations
 
-import secrets
+from collections.abc import Callable
+from functools import cached_property
 from typing import Any
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -30,7 +26,7 @@ from django.views.decorators.http import require_POST
 
 from podium.rules.schema.stages import ChgkTourStage
 from podium.web.chgk.selectors.rating import rating_results, season_rating, visible_moment
-from podium.web.files.forms import ConfirmForm, MappingForm, RoundUploadForm, UploadForm
+from podium.web.files.forms import MappingForm, UploadForm
 from podium.web.files.services.imports import (
     chgk_import,
     chgk_preview,
@@ -40,12 +36,13 @@ from podium.web.files.services.imports import (
     results_import,
     results_preview,
 )
+from podium.web.files.views.flow import Confirmed, ImportFlow, RoundImport, step, upload_of
 from podium.web.kernel.lookup import event_for, stage_or_404
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.roles import is_organizer, is_staff
 from podium.web.kernel.stages import has_calendar, round_numbers, rounds_of
 from podium.web.kernel.text import plain
-from podium.web.kernel.texts import points_shown, rt
+from podium.web.kernel.texts import rt
 from podium.web.models import Event
 from podium.web.readers.rating import RatingFile, read_rating
 from podium.web.readers.tables import Sheet, read_upload
@@ -53,90 +50,227 @@ from podium.web.results.selectors.rows import RECORDED_FORMATS
 
 app_name = "imports"
 
-STASH = "podium.imports"
-KEEP = 4  # uploads kept per session at most
+
+# --- entrants --------------------------------------------------------------------------------
 
 
-# --- the stash -------------------------------------------------------------------------------
+class EntrantsImport(ImportFlow[MappingForm]):
+    """Entrants from a spreadsheet: the upload, its columns mapped, the preview, the import."""
 
+    kind = "entrants"
+    template = "podium/imports/entrants_preview.html"
+    first = "imports:entrants_mapping"
 
-def _stash(request: HttpRequest, event: Event, kind: str, **data: Any) -> str:
-    token = secrets.token_urlsafe(16)
-    kept = {
-        t: v
-        for t, v in request.session.get(STASH, {}).items()
-        if not (v["event"] == event.pk and v["kind"] == kind)
-    }
-    kept[token] = {"event": event.pk, "kind": kind, **data}
-    request.session[STASH] = dict(list(kept.items())[-KEEP:])
-    return token
+    @classmethod
+    def upload_form(cls, event: Event, *args: Any) -> UploadForm:
+        return UploadForm(*args, prefix=cls.kind)
 
+    def read(self, form: UploadForm) -> dict[str, Any]:
+        return {"sheet": read_upload(*upload_of(form)).data()}
 
-def _stashed(request: HttpRequest, event: Event, kind: str, token: str) -> dict[str, Any]:
-    found = request.session.get(STASH, {}).get(token)
-    if found is None or found["event"] != event.pk or found["kind"] != kind:
-        raise Http404
-    return found
+    @cached_property
+    def sheet(self) -> Sheet:
+        return Sheet.from_data(self.found["sheet"])
 
-
-def _drop(request: HttpRequest, token: str) -> None:
-    kept = dict(request.session.get(STASH, {}))
-    kept.pop(token, None)
-    request.session[STASH] = kept
-
-
-def _read(request: HttpRequest, form: UploadForm) -> tuple[str, bytes]:
-    upload = form.cleaned_data["file"]
-    return upload.name, upload.read()
-
-
-# --- the index -------------------------------------------------------------------------------
-
-
-def _result_rounds(event: Event) -> list[tuple[str, str]]:
-    """Every stage and round results can be imported into, as upload choices."""
-    choices = []
-    for stage in event.rulebook.stages:
-        if stage.format not in RECORDED_FORMATS:
-            continue
-        for number in round_numbers(event, stage):
-            title = rt(stage.title) if not has_calendar(stage) else f"{rt(stage.title)} — {number}"
-            choices.append((f"{stage.key}:{number}", title))
-    return choices
-
-
-def _tour_rounds(event: Event) -> list[tuple[str, str]]:
-    return [
-        (
-            f"{stage.key}:{r.number}",
-            f"{rt(stage.title)} — {r.number}" + (f" {r.title}" if r.title else ""),
+    def mapping_form(self, data: Any = None) -> MappingForm:
+        return MappingForm(
+            self.sheet, member_slots(self.event), self.event.rulebook.categories, data
         )
-        for stage in _tour_stages(event)
-        for r in rounds_of(event, stage)
-    ]
+
+    def mapping_page(self, form: MappingForm, status: int = 200) -> HttpResponse:
+        context = {"event": self.event, "sheet": self.sheet, "form": form, "token": self.token}
+        return render(self.request, "podium/imports/mapping.html", context, status=status)
+
+    def mapping(self) -> HttpResponse:
+        """The step between the upload and the preview: which column is which."""
+        return self.mapping_page(self.mapping_form())
+
+    def choose(self, saving: bool) -> MappingForm | HttpResponse:
+        form = self.mapping_form(self.request.POST)
+        return form if form.is_valid() else self.mapping_page(form, status=400)
+
+    def context(self, chosen: MappingForm) -> dict[str, Any]:
+        return {"sheet": self.sheet, "form": chosen}
+
+    def plan(self, chosen: MappingForm) -> Any:
+        return entrants_preview(
+            event=self.event,
+            sheet=self.sheet,
+            mapping=chosen.mapping(),
+            by=self.request.user,
+            category=chosen.cleaned_data.get("category") or "",
+        )
+
+    def unplanned(
+        self, chosen: MappingForm, context: dict[str, Any], refused: Refused
+    ) -> HttpResponse:
+        chosen.add_error(None, refusal_text(refused))
+        return self.mapping_page(chosen, status=400)
+
+    def save(self, chosen: MappingForm) -> Any:
+        return entrants_import(
+            event=self.event,
+            sheet=self.sheet,
+            mapping=chosen.mapping(),
+            by=self.request.user,
+            token=self.token,
+            category=chosen.cleaned_data.get("category") or "",
+        )
+
+    def message(self, made: Any) -> str:
+        n = len(made)
+        return ngettext("%(n)d entry was imported.", "%(n)d entries were imported.", n) % {"n": n}
+
+    def leads_to(self) -> HttpResponse:
+        return redirect("registrations:index", slug=self.event.slug)
+
+
+# --- results ---------------------------------------------------------------------------------
+
+
+class ResultsImport(RoundImport):
+    """Results of one round from the command line's CSV (or the rating site's ChGK table)."""
+
+    kind = "results"
+    template = "podium/imports/results_preview.html"
+    first = "imports:results_preview"
+
+    @classmethod
+    def rounds(cls, event: Event) -> list[tuple[str, str]]:
+        choices = []
+        for stage in event.rulebook.stages:
+            if stage.format not in RECORDED_FORMATS:
+                continue
+            for number in round_numbers(event, stage):
+                title = (
+                    rt(stage.title) if not has_calendar(stage) else f"{rt(stage.title)} — {number}"
+                )
+                choices.append((f"{stage.key}:{number}", title))
+        return choices
+
+    def read_file(self, form: UploadForm) -> dict[str, Any]:
+        return {"sheet": read_upload(*upload_of(form), rating=True).data()}
+
+    @cached_property
+    def sheet(self) -> Sheet:
+        return Sheet.from_data(self.found["sheet"])
+
+    def choose(self, saving: bool) -> Confirmed:
+        if saving:
+            return Confirmed(self.request.POST.get("reason", "").strip()[:500])
+        return Confirmed(plain(self.request.GET.get("reason", "")).strip())
+
+    def context(self, chosen: Confirmed) -> dict[str, Any]:
+        return {"sheet": self.sheet, **self.round_context(chosen)}
+
+    def plan(self, chosen: Confirmed) -> Any:
+        return results_preview(
+            event=self.event, stage=self.stage.key, round=self.round, sheet=self.sheet,
+            by=self.request.user, reason=chosen.reason,
+        )  # fmt: skip
+
+    def save(self, chosen: Confirmed) -> Any:
+        return results_import(
+            event=self.event, stage=self.found["stage"], round=self.round, sheet=self.sheet,
+            by=self.request.user, token=self.token, reason=chosen.reason,
+        )  # fmt: skip
+
+    def message(self, made: Any) -> str:
+        n = len(made)
+        return ngettext("%(n)d result was imported.", "%(n)d results were imported.", n) % {"n": n}
+
+    def leads_to(self) -> HttpResponse:
+        return redirect("standings:stage", slug=self.event.slug, stage=self.found["stage"])
+
+
+# --- ChGK tours ------------------------------------------------------------------------------
 
 
 def _tour_stages(event: Event) -> list[ChgkTourStage]:
     return [s for s in event.rulebook.stages if isinstance(s, ChgkTourStage)]
 
 
+class ChgkImport(RoundImport):
+    """A ChGK tour from the rating site's JSON: the teams' masks, matched to entries by name."""
+
+    kind = "chgk"
+    template = "podium/imports/chgk_preview.html"
+    first = "imports:chgk_preview"
+
+    @classmethod
+    def rounds(cls, event: Event) -> list[tuple[str, str]]:
+        return [
+            (
+                f"{stage.key}:{r.number}",
+                f"{rt(stage.title)} — {r.number}" + (f" {r.title}" if r.title else ""),
+            )
+            for stage in _tour_stages(event)
+            for r in rounds_of(event, stage)
+        ]
+
+    def read_file(self, form: UploadForm) -> dict[str, Any]:
+        return {"rating": read_rating(upload_of(form)[1]).data()}
+
+    @cached_property
+    def rating(self) -> RatingFile:
+        return RatingFile.from_data(self.found["rating"])
+
+    def choose(self, saving: bool) -> Confirmed:
+        data = self.request.POST if saving else self.request.GET
+        reason = plain(data.get("reason", "")).strip()
+        return Confirmed(reason[:500] if saving else reason, data.get("skip_unmatched") == "on")
+
+    def context(self, chosen: Confirmed) -> dict[str, Any]:
+        return {
+            "rating": self.rating,
+            **self.round_context(chosen, skip_unmatched=chosen.skip),
+            "skip": chosen.skip,
+        }
+
+    def plan(self, chosen: Confirmed) -> Any:
+        return chgk_preview(
+            event=self.event, stage=self.stage.key, round=self.round, rating=self.rating,
+            by=self.request.user, reason=chosen.reason, skip_unmatched=chosen.skip,
+        )  # fmt: skip
+
+    def save(self, chosen: Confirmed) -> Any:
+        return chgk_import(
+            event=self.event, stage=self.found["stage"], round=self.round, rating=self.rating,
+            by=self.request.user, token=self.token, reason=chosen.reason,
+            skip_unmatched=chosen.skip,
+        )  # fmt: skip
+
+    def message(self, made: Any) -> str:
+        return _(
+            "Tour %(round)d: %(recorded)d recorded, %(corrected)d corrected, %(unchanged)d "
+            "unchanged."
+        ) % {
+            "round": self.round,
+            "recorded": made.count("recorded"),
+            "corrected": made.count("corrected"),
+            "unchanged": made.count("unchanged"),
+        }
+
+    def leads_to(self) -> HttpResponse:
+        return redirect(
+            "standings:round", slug=self.event.slug, stage=self.found["stage"], round=self.round
+        )
+
+
+# --- the imports page ------------------------------------------------------------------------
+
+KINDS: tuple[type[ImportFlow[Any]], ...] = (EntrantsImport, ResultsImport, ChgkImport)
+
+
 def _index(
-    request: HttpRequest,
-    event: Event,
-    *,
-    entrants: UploadForm | None = None,
-    results: RoundUploadForm | None = None,
-    chgk: RoundUploadForm | None = None,
-    status: int = 200,
+    request: HttpRequest, event: Event, failed: UploadForm | None = None, status: int = 200
 ) -> HttpResponse:
+    """Every kind's upload form (``failed`` in its kind's place, with its errors)."""
     tours = [(s, rounds_of(event, s)) for s in _tour_stages(event)]
-    context = {
-        "event": event,
-        "entrants": entrants or UploadForm(prefix="entrants"),
-        "results": results or RoundUploadForm(_result_rounds(event), prefix="results"),
-        "chgk": chgk or RoundUploadForm(_tour_rounds(event), prefix="chgk"),
-        "tours": tours,
-    }
+    context: dict[str, Any] = {"event": event, "tours": tours}
+    for kind in KINDS:
+        mine = failed is not None and failed.prefix == kind.kind
+        context[kind.kind] = failed if mine else kind.upload_form(event)
     return render(request, "podium/imports/index.html", context, status=status)
 
 
@@ -145,289 +279,16 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
     return _index(request, event_for(request, slug, is_organizer))
 
 
-# --- entrants --------------------------------------------------------------------------------
+def _upload(flow: type[ImportFlow[Any]]) -> Callable[..., HttpResponse]:
+    """A kind's upload as a view; a refused upload shows the imports page again."""
 
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, slug: str) -> HttpResponse:
+        event = event_for(request, slug, is_organizer)
+        return flow(request, event).uploaded(lambda form: _index(request, event, form, status=400))
 
-def _mapping_form(event: Event, sheet: Sheet, data: Any = None) -> MappingForm:
-    return MappingForm(sheet, member_slots(event), event.rulebook.categories, data)
-
-
-@login_required
-@require_POST
-def entrants_upload(request: HttpRequest, slug: str) -> HttpResponse:
-    event = event_for(request, slug, is_organizer)
-    form = UploadForm(request.POST, request.FILES, prefix="entrants")
-    if not form.is_valid():
-        return _index(request, event, entrants=form, status=400)
-    try:
-        sheet = read_upload(*_read(request, form))
-    except Refused as refused:
-        form.add_error("file", refusal_text(refused))
-        return _index(request, event, entrants=form, status=400)
-    token = _stash(request, event, "entrants", sheet=sheet.data())
-    return redirect("imports:entrants_mapping", slug=slug, token=token)
-
-
-def _sheet(request: HttpRequest, event: Event, kind: str, token: str) -> Sheet:
-    return Sheet.from_data(_stashed(request, event, kind, token)["sheet"])
-
-
-@login_required
-def entrants_mapping(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    event = event_for(request, slug, is_organizer)
-    sheet = _sheet(request, event, "entrants", token)
-    form = _mapping_form(event, sheet)
-    context = {"event": event, "sheet": sheet, "form": form, "token": token}
-    return render(request, "podium/imports/mapping.html", context)
-
-
-def _entrants_page(
-    request: HttpRequest,
-    event: Event,
-    sheet: Sheet,
-    form: MappingForm,
-    token: str,
-    refused: Refused | None = None,
-    status: int = 200,
-) -> HttpResponse:
-    plan = entrants_preview(
-        event=event,
-        sheet=sheet,
-        mapping=form.mapping(),
-        by=request.user,
-        category=form.cleaned_data.get("category") or "",
-    )
-    context = {
-        "event": event,
-        "sheet": sheet,
-        "form": form,
-        "plan": plan,
-        "token": token,
-        "refused": refusal_text(refused) if refused else "",
-    }
-    return render(request, "podium/imports/entrants_preview.html", context, status=status)
-
-
-@login_required
-@require_POST
-def entrants_check(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    event = event_for(request, slug, is_organizer)
-    sheet = _sheet(request, event, "entrants", token)
-    form = _mapping_form(event, sheet, request.POST)
-    if not form.is_valid():
-        context = {"event": event, "sheet": sheet, "form": form, "token": token}
-        return render(request, "podium/imports/mapping.html", context, status=400)
-    try:
-        return _entrants_page(request, event, sheet, form, token)
-    except Refused as refused:
-        form.add_error(None, refusal_text(refused))
-        context = {"event": event, "sheet": sheet, "form": form, "token": token}
-        return render(request, "podium/imports/mapping.html", context, status=400)
-
-
-@login_required
-@require_POST
-def entrants_save(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    event = event_for(request, slug, is_organizer)
-    sheet = _sheet(request, event, "entrants", token)
-    form = _mapping_form(event, sheet, request.POST)
-    if not form.is_valid():
-        context = {"event": event, "sheet": sheet, "form": form, "token": token}
-        return render(request, "podium/imports/mapping.html", context, status=400)
-    try:
-        entries = entrants_import(
-            event=event,
-            sheet=sheet,
-            mapping=form.mapping(),
-            by=request.user,
-            token=token,
-            category=form.cleaned_data.get("category") or "",
-        )
-    except Refused as refused:
-        return _entrants_page(request, event, sheet, form, token, refused, status=400)
-    _drop(request, token)
-    messages.success(
-        request,
-        ngettext("%(n)d entry was imported.", "%(n)d entries were imported.", len(entries))
-        % {"n": len(entries)},
-    )
-    return redirect("registrations:index", slug=slug)
-
-
-# --- results ---------------------------------------------------------------------------------
-
-
-@login_required
-@require_POST
-def results_upload(request: HttpRequest, slug: str) -> HttpResponse:
-    event = event_for(request, slug, is_organizer)
-    form = RoundUploadForm(_result_rounds(event), request.POST, request.FILES, prefix="results")
-    if not form.is_valid():
-        return _index(request, event, results=form, status=400)
-    try:
-        sheet = read_upload(*_read(request, form), rating=True)
-    except Refused as refused:
-        form.add_error("file", refusal_text(refused))
-        return _index(request, event, results=form, status=400)
-    stage, number = form.stage_round()
-    token = _stash(request, event, "results", sheet=sheet.data(), stage=stage, round=number)
-    return redirect("imports:results_preview", slug=slug, token=token)
-
-
-def _results_page(
-    request: HttpRequest,
-    event: Event,
-    token: str,
-    reason: str,
-    refused: Refused | None = None,
-    status: int = 200,
-) -> HttpResponse:
-    found = _stashed(request, event, "results", token)
-    sheet = Sheet.from_data(found["sheet"])
-    stage = stage_or_404(event, found["stage"])
-    context: dict[str, Any] = {
-        "event": event,
-        "sheet": sheet,
-        "stage": stage,
-        "round": found["round"],
-        "token": token,
-        "confirm": ConfirmForm(initial={"reason": reason}),
-        "reason": reason,
-        "refused": refusal_text(refused) if refused else "",
-        **points_shown(event.rulebook, stage),
-    }
-    try:
-        context["plan"] = results_preview(
-            event=event, stage=stage.key, round=found["round"], sheet=sheet, by=request.user,
-            reason=reason,
-        )  # fmt: skip
-    except Refused as exc:
-        context["refused"] = refusal_text(exc)
-        status = 400
-    return render(request, "podium/imports/results_preview.html", context, status=status)
-
-
-@login_required
-def results_preview_page(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    event = event_for(request, slug, is_organizer)
-    return _results_page(request, event, token, plain(request.GET.get("reason", "")).strip())
-
-
-@login_required
-@require_POST
-def results_save(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    event = event_for(request, slug, is_organizer)
-    found = _stashed(request, event, "results", token)
-    form = ConfirmForm(request.POST)
-    reason = form.data.get("reason", "").strip()[:500]
-    try:
-        made = results_import(
-            event=event, stage=found["stage"], round=found["round"],
-            sheet=Sheet.from_data(found["sheet"]), by=request.user, token=token, reason=reason,
-        )  # fmt: skip
-    except Refused as refused:
-        return _results_page(request, event, token, reason, refused, status=400)
-    _drop(request, token)
-    messages.success(
-        request,
-        ngettext("%(n)d result was imported.", "%(n)d results were imported.", len(made))
-        % {"n": len(made)},
-    )
-    return redirect("standings:stage", slug=slug, stage=found["stage"])
-
-
-# --- ChGK tours ------------------------------------------------------------------------------
-
-
-@login_required
-@require_POST
-def chgk_upload(request: HttpRequest, slug: str) -> HttpResponse:
-    event = event_for(request, slug, is_organizer)
-    form = RoundUploadForm(_tour_rounds(event), request.POST, request.FILES, prefix="chgk")
-    if not form.is_valid():
-        return _index(request, event, chgk=form, status=400)
-    try:
-        rating = read_rating(_read(request, form)[1])
-    except Refused as refused:
-        form.add_error("file", refusal_text(refused))
-        return _index(request, event, chgk=form, status=400)
-    stage, number = form.stage_round()
-    token = _stash(request, event, "chgk", rating=rating.data(), stage=stage, round=number)
-    return redirect("imports:chgk_preview", slug=slug, token=token)
-
-
-def _chgk_page(
-    request: HttpRequest,
-    event: Event,
-    token: str,
-    reason: str,
-    skip: bool,
-    refused: Refused | None = None,
-    status: int = 200,
-) -> HttpResponse:
-    found = _stashed(request, event, "chgk", token)
-    rating = RatingFile.from_data(found["rating"])
-    stage = stage_or_404(event, found["stage"])
-    context: dict[str, Any] = {
-        "event": event,
-        "rating": rating,
-        "stage": stage,
-        "round": found["round"],
-        "token": token,
-        "confirm": ConfirmForm(initial={"reason": reason, "skip_unmatched": skip}),
-        "reason": reason,
-        "skip": skip,
-        "refused": refusal_text(refused) if refused else "",
-        **points_shown(event.rulebook, stage),
-    }
-    try:
-        context["plan"] = chgk_preview(
-            event=event, stage=stage.key, round=found["round"], rating=rating, by=request.user,
-            reason=reason, skip_unmatched=skip,
-        )  # fmt: skip
-    except Refused as exc:
-        context["refused"] = refusal_text(exc)
-        status = 400
-    return render(request, "podium/imports/chgk_preview.html", context, status=status)
-
-
-@login_required
-def chgk_preview_page(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    event = event_for(request, slug, is_organizer)
-    reason = plain(request.GET.get("reason", "")).strip()
-    return _chgk_page(request, event, token, reason, request.GET.get("skip_unmatched") == "on")
-
-
-@login_required
-@require_POST
-def chgk_save(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    event = event_for(request, slug, is_organizer)
-    found = _stashed(request, event, "chgk", token)
-    reason = plain(request.POST.get("reason", "")).strip()[:500]
-    skip = request.POST.get("skip_unmatched") == "on"
-    try:
-        plan = chgk_import(
-            event=event, stage=found["stage"], round=found["round"],
-            rating=RatingFile.from_data(found["rating"]), by=request.user, token=token,
-            reason=reason, skip_unmatched=skip,
-        )  # fmt: skip
-    except Refused as refused:
-        return _chgk_page(request, event, token, reason, skip, refused, status=400)
-    _drop(request, token)
-    messages.success(
-        request,
-        _(
-            "Tour %(round)d: %(recorded)d recorded, %(corrected)d corrected, %(unchanged)d "
-            "unchanged."
-        )
-        % {
-            "round": found["round"],
-            "recorded": plan.count("recorded"),
-            "corrected": plan.count("corrected"),
-            "unchanged": plan.count("unchanged"),
-        },
-    )
-    return redirect("standings:round", slug=slug, stage=found["stage"], round=found["round"])
+    return view
 
 
 # --- the export in the rating site's shape -----------------------------------------------------
@@ -474,16 +335,38 @@ def rating_season(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
 
 urlpatterns = [
     path("", index, name="index"),
-    path("entrants/", entrants_upload, name="entrants_upload"),
-    path("entrants/<str:token>/", entrants_mapping, name="entrants_mapping"),
-    path("entrants/<str:token>/preview/", entrants_check, name="entrants_preview"),
-    path("entrants/<str:token>/import/", entrants_save, name="entrants_import"),
-    path("results/", results_upload, name="results_upload"),
-    path("results/<str:token>/", results_preview_page, name="results_preview"),
-    path("results/<str:token>/import/", results_save, name="results_import"),
-    path("chgk/", chgk_upload, name="chgk_upload"),
-    path("chgk/<str:token>/", chgk_preview_page, name="chgk_preview"),
-    path("chgk/<str:token>/import/", chgk_save, name="chgk_import"),
+    path("entrants/", _upload(EntrantsImport), name="entrants_upload"),
+    path(
+        "entrants/<str:token>/",
+        step(EntrantsImport, EntrantsImport.mapping),
+        name="entrants_mapping",
+    ),
+    path(
+        "entrants/<str:token>/preview/",
+        step(EntrantsImport, EntrantsImport.previewed, post=True),
+        name="entrants_preview",
+    ),
+    path(
+        "entrants/<str:token>/import/",
+        step(EntrantsImport, EntrantsImport.saved, post=True),
+        name="entrants_import",
+    ),
+    path("results/", _upload(ResultsImport), name="results_upload"),
+    path(
+        "results/<str:token>/", step(ResultsImport, ResultsImport.previewed), name="results_preview"
+    ),
+    path(
+        "results/<str:token>/import/",
+        step(ResultsImport, ResultsImport.saved, post=True),
+        name="results_import",
+    ),
+    path("chgk/", _upload(ChgkImport), name="chgk_upload"),
+    path("chgk/<str:token>/", step(ChgkImport, ChgkImport.previewed), name="chgk_preview"),
+    path(
+        "chgk/<str:token>/import/",
+        step(ChgkImport, ChgkImport.saved, post=True),
+        name="chgk_import",
+    ),
     path("chgk/<slug:stage>/rating.json", rating_season, name="rating_season"),
     path("chgk/<slug:stage>/<int:round>/rating.json", rating_round, name="rating_round"),
 ]

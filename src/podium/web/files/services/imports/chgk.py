@@ -170,27 +170,9 @@ def _tour_plan(
         raise Refused(_("ChGK results are imported into a ChGK tour stage."), field="stage")
     rows = _tour_rows(event, the_stage, rating, skip)
     plan = TourPlan(the_stage, round, rows, [], list(rating.notes))
-    longest = the_stage.max_questions
-    if longest is not None and rating.questions is not None and rating.questions > longest:
-        plan.general.append(
-            Issue(
-                None,
-                "",
-                _("The sheet has %(file)d questions; a tour of %(stage)s has at most %(n)d.")
-                % {"file": rating.questions, "stage": the_stage.title, "n": longest},
-            )
-        )
-    elif (
-        longest is None and rating.questions is not None and rating.questions != the_stage.questions
-    ):
-        plan.general.append(
-            Issue(
-                None,
-                "",
-                _("The sheet has %(file)d questions; a tour of %(stage)s has %(n)d.")
-                % {"file": rating.questions, "stage": the_stage.title, "n": the_stage.questions},
-            )
-        )
+    counted = _question_count(rating, the_stage)
+    if counted is not None:
+        plan.general.append(counted)
     masks = {r.entry: r.team.mask or "" for r in rows if r.entry is not None and not r.issues}
     if plan.issues or not masks:
         if not masks and not plan.issues:
@@ -221,6 +203,36 @@ def _tour_plan(
     for row in rows:
         if row.entry is not None:
             row.action = actions.get(row.entry.pk, "unchanged")
+    _placed(event, stage, round, rows)
+    plan.tables, problems = live_tables(event, the_stage, round)
+    plan.notes += problems
+    return plan
+
+
+def _question_count(rating: RatingFile, stage: ChgkTourStage) -> Issue | None:
+    """The problem of a sheet with more questions than a tour of the stage has (or, for a
+    stage of tours of one length, other than it has)."""
+    longest = stage.max_questions
+    if longest is not None and rating.questions is not None and rating.questions > longest:
+        return Issue(
+            None,
+            "",
+            _("The sheet has %(file)d questions; a tour of %(stage)s has at most %(n)d.")
+            % {"file": rating.questions, "stage": stage.title, "n": longest},
+        )
+    if longest is None and rating.questions is not None and rating.questions != stage.questions:
+        return Issue(
+            None,
+            "",
+            _("The sheet has %(file)d questions; a tour of %(stage)s has %(n)d.")
+            % {"file": rating.questions, "stage": stage.title, "n": stage.questions},
+        )
+    return None
+
+
+def _placed(event: Event, stage: str, round: int, rows: list[TourRow]) -> None:
+    """Each recorded team's questions taken and place in the tour, with a note where the file
+    says otherwise."""
     standings = standings_as_of(event, stage, round)
     places = {row.entry.id: row for table in standings.tables for row in table.rows}
     for row in rows:
@@ -247,9 +259,6 @@ def _tour_plan(
                 _("the file gives position %(file)s; Podium places it %(place)s")
                 % {"file": team.position, "place": position(ranked.rank, ranked.rank_to)}
             )
-    plan.tables, problems = live_tables(event, the_stage, round)
-    plan.notes += problems
-    return plan
 
 
 def chgk_preview(
