@@ -44,10 +44,9 @@ def places(page: Any) -> list[tuple[str, str, str]]:
     ]
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_organizer_enters_a_play_off_and_the_public_table_settles(
-    new_context: Any, sign_in: Any, make_user: Any, make_event: Any, add_entry: Any
-) -> None:
+def _season_of_five(make_user: Any, make_event: Any, add_entry: Any) -> tuple[Any, Any, dict]:
+    """The club's season with the tours of ``TOURS`` recorded and preliminary: the event, its
+    organizer and its teams by name."""
     olga, rita = make_user("olga"), make_user("rita")
     event = make_event(
         "deti-kolomny", organizer=olga, title="Дети Коломны 2025/26",
@@ -67,6 +66,14 @@ def test_the_organizer_enters_a_play_off_and_the_public_table_settles(
             )  # fmt: skip
         publication_set(event=event, stage="chgk-tour", round=tour, state="preliminary", by=olga)
     publication_set(event=event, stage="chgk-season", state="preliminary", by=olga)
+    return event, olga, teams
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_organizer_enters_a_play_off_and_the_public_table_settles(
+    new_context: Any, sign_in: Any, make_user: Any, make_event: Any, add_entry: Any
+) -> None:
+    event, olga, teams = _season_of_five(make_user, make_event, add_entry)
 
     public = new_context().new_page()
     standings = f"/standings/{event.slug}/chgk-season/"

@@ -130,15 +130,9 @@ def publish_final(s: dict[str, Any], stage: str, round: int, at: dt.datetime) ->
                            now=at)  # fmt: skip
 
 
-@pytest.mark.django_db
-def test_a_whole_season_with_an_appeal_a_withdrawal_a_play_off_and_the_superfinal(
-    season: dict[str, Any],
-) -> None:
-    s = season
-    event, people, teams = s["event"], s["people"], s["teams"]
-    org = people["organizer"]
-
-    # --- tours 1 and 2, Brainball round 1 so far --------------------------------------------
+def _first_tours_and_battles(s: dict[str, Any]) -> None:
+    """Tours 1 and 2, Brainball round 1 so far."""
+    event = s["event"]
     play_tour(s, 1)
     play_tour(s, 2)
     day = tour_start(2) + dt.timedelta(hours=3)
@@ -151,7 +145,12 @@ def test_a_whole_season_with_an_appeal_a_withdrawal_a_play_off_and_the_superfina
     tour2 = points(event, "chgk-tour", 2)
     assert (tour2["T4"].points, tour2["T5"].points) == (Decimal("7.000"), Decimal("6.000"))
 
-    # --- the appeal on tour 2 ----------------------------------------------------------------
+
+def _the_appeal_on_tour_2(s: dict[str, Any]) -> None:
+    """The appeal on tour 2."""
+    event = s["event"]
+    people = s["people"]
+    teams = s["teams"]
     filed_at = tour_start(2) + dt.timedelta(days=2)
     appeal = appeal_file(
         event=event, rule="chgk-question", kind="withdraw-question", stage="chgk-tour",
@@ -181,7 +180,13 @@ def test_a_whole_season_with_an_appeal_a_withdrawal_a_play_off_and_the_superfina
     publish_final(s, "chgk-tour", 1, tour_start(1) + dt.timedelta(days=8))
     publish_final(s, "chgk-tour", 2, decided_at + dt.timedelta(hours=1))
 
-    # --- T10 withdraws before the middle tour -------------------------------------------------
+
+def _t10_withdraws_before_the_middle_tour(s: dict[str, Any]) -> Any:
+    """T10 withdraws before the middle tour."""
+    event = s["event"]
+    people = s["people"]
+    teams = s["teams"]
+    org = people["organizer"]
     received = tour_start(2) + dt.timedelta(days=10)
     withdrawal = withdrawal_record(
         entry=teams[10], statement="Команда T10 прекращает участие в чемпионате.",
@@ -209,8 +214,12 @@ def test_a_whole_season_with_an_appeal_a_withdrawal_a_play_off_and_the_superfina
     assert brainball["T1"].entry.metrics["match_points"] == Decimal(2)
     assert brainball["T3"].entry.metrics["match_points"] == Decimal(0)
     assert any("battle against T10 annulled" in r.text for r in brainball["T1"].reasons)
+    return withdrawal
 
-    # --- tours 3 to 6 -------------------------------------------------------------------------
+
+def _tours_3_to_6(s: dict[str, Any]) -> None:
+    """Tours 3 to 6."""
+    event = s["event"]
     for tour in range(3, TOURS + 1):
         play_tour(s, tour)
         publish_final(s, "chgk-tour", tour, tour_start(tour) + dt.timedelta(days=8))
@@ -228,7 +237,13 @@ def test_a_whole_season_with_an_appeal_a_withdrawal_a_play_off_and_the_superfina
     assert season_table["T3"].playoff
     assert any("Withdrew on" in r.text for r in season_table["T10"].reasons)
 
-    # --- the play-off for 2nd–3rd -------------------------------------------------------------
+
+def _the_play_off_for_2nd_3rd(s: dict[str, Any]) -> dt.datetime:
+    """The play-off for 2nd–3rd."""
+    event = s["event"]
+    people = s["people"]
+    teams = s["teams"]
+    org = people["organizer"]
     at = tour_start(TOURS) + dt.timedelta(days=9)
     t2 = playoff_record(event=event, entry=teams[2], playoff="4", by=org,
                         idempotency_key="p2", now=at)  # fmt: skip
@@ -243,8 +258,17 @@ def test_a_whole_season_with_an_appeal_a_withdrawal_a_play_off_and_the_superfina
         ("T1", 1, 1), ("T3", 2, 2), ("T2", 3, 3), ("T4", 4, 4),
     ]  # fmt: skip
     assert "Play-off: 4 in the match, then 1 — place 2" in [r.text for r in settled["T3"].reasons]
+    return at
 
-    # --- both disciplines final, the superfinal between their winners -------------------------
+
+def _both_disciplines_final_and_the_superfinal(
+    s: dict[str, Any], at: dt.datetime, withdrawal: Any
+) -> None:
+    """Both disciplines final, the superfinal between their winners."""
+    event = s["event"]
+    people = s["people"]
+    teams = s["teams"]
+    org = people["organizer"]
     publish_final(s, "chgk-season", 1, at + dt.timedelta(hours=1))
     publish_final(s, "brainball", 1, at + dt.timedelta(hours=1))
     made = superfinal_winners(event=event, stage="superfinal", by=org, now=at)
@@ -271,3 +295,15 @@ def test_a_whole_season_with_an_appeal_a_withdrawal_a_play_off_and_the_superfina
     ) == (13, 10)
     assert Appeal.objects.count() == 1
     assert Entry.objects.get(pk=teams[10].pk).withdrawal == withdrawal
+
+
+@pytest.mark.django_db
+def test_a_whole_season_with_an_appeal_a_withdrawal_a_play_off_and_the_superfinal(
+    season: dict[str, Any],
+) -> None:
+    _first_tours_and_battles(season)
+    _the_appeal_on_tour_2(season)
+    withdrawal = _t10_withdraws_before_the_middle_tour(season)
+    _tours_3_to_6(season)
+    at = _the_play_off_for_2nd_3rd(season)
+    _both_disciplines_final_and_the_superfinal(season, at, withdrawal)
