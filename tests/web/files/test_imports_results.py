@@ -416,3 +416,27 @@ def test_upload_preview_with_a_reason_and_import_on_the_pages(jigsaw: Any) -> No
     assert done.status_code == 302
     assert Result.objects.count() == 5
     assert places(jigsaw, QUALI)["A"] == [(3, "Lucie Jelínková", 1), (1, "Jana Nováková", 2)]
+
+
+def test_the_reason_saved_drops_control_characters_as_its_preview_does(jigsaw: Any) -> None:
+    """A NUL in the correction's reason is dropped when the import is saved, as the preview and
+    the ChGK import drop it (PostgreSQL refuses NUL in text: it was a 500 there)."""
+    by = boss(jigsaw)
+    result_record(
+        event=jigsaw, stage=QUALI, entry=Entry.objects.get(number=1),
+        cells={"time": "1:20:00", "missing": "1"}, by=by, idempotency_key="desk-1",
+    )  # fmt: skip
+    client = Client()
+    client.force_login(by)
+    upload = io.BytesIO(GOOD.encode())
+    upload.name = "kvalifikace.csv"
+    response = client.post(
+        reverse("imports:results_upload", kwargs={"slug": jigsaw.slug}),
+        {"results-target": f"{QUALI}:1", "results-file": upload},
+    )
+    token = response["Location"].rstrip("/").rsplit("/", 1)[1]
+    url = reverse("imports:results_import", kwargs={"slug": jigsaw.slug, "token": token})
+    done = client.post(url, {"reason": "typo\x00 at the\u202e desk"})
+    assert done.status_code == 302
+    corrected = Result.objects.get(entry__number=1, kind=Result.Kind.CORRECTION)
+    assert corrected.reason == "typo at the desk"

@@ -157,7 +157,7 @@ class ResultsImport(RoundImport):
 
     def choose(self, saving: bool) -> Confirmed:
         if saving:
-            return Confirmed(self.request.POST.get("reason", "").strip()[:500])
+            return Confirmed(plain(self.request.POST.get("reason", "")).strip()[:500])
         return Confirmed(plain(self.request.GET.get("reason", "")).strip())
 
     def context(self, chosen: Confirmed) -> dict[str, Any]:
