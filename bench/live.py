@@ -4,7 +4,7 @@ report, not a test).
 What is measured, on a cz-jigsaw individual qualification (groups A and B, half each) with N
 results in a fresh SQLite database (or PostgreSQL with ``DATABASE_URL``):
 
-(a) a one-tap finish through ``services.clock.result_finish`` — the write a referee's phone
+(a) a one-tap finish through ``results.services.clock.result_finish`` — the write a referee's phone
     makes: locks, checks against the clock, validates with the engine, appends, audits;
 (b) the live table fragment when nothing changed: the poll every viewer makes every 3 s, answered
     ``304 Not Modified`` from the version tag;

@@ -6,7 +6,7 @@ Zipf-like frequency (so common words are shared by many questions, as in real pa
 stop-words; answers of one to three words.
 
 (a) building the index: reading the 5,000 rows and indexing their stems
-    (``selectors.database.database_index``);
+    (``chgk.selectors.database.database_index``);
 (b) one search (``DatabaseIndex.closest``, the three closest) on a fresh index (cold: the
     candidates' profiles are computed) and on an index already used (warm);
 (c) the check of a tour: building the index and searching 15 questions, as the packet page

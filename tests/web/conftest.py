@@ -1,4 +1,7 @@
-"""Web test helpers: users with roles, events from presets, and a real browser (Playwright)."""
+"""Web test helpers: users with roles, events from presets, and a real browser (Playwright).
+
+Each domain's scenario builders (events at a size, for the query counts) are in
+``tests/web/fixtures/``, registered in ``tests/conftest.py``."""
 
 from __future__ import annotations
 

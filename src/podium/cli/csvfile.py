@@ -48,7 +48,7 @@ def _lines(text: str) -> Iterator[str]:
 
 
 _ZIP = b"PK\x03\x04"
-# A workbook is read within the budgets of podium.web.readers.workbook; its file is never
+# A workbook is read within the budgets of podium.web.readers.workbook_parts; its file is never
 # larger than what it unpacks to, so a larger one is refused unread.
 MAX_WORKBOOK_BYTES = 40 * 1024 * 1024
 

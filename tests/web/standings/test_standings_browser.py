@@ -2,7 +2,7 @@
 
 A referee's phone (390×844) and a spectator's screen each show the public standings of the
 cz-jigsaw qualification. (The referee's console is being rewritten, so the phone shows the
-public page and the finishes are recorded through ``services.clock.result_finish``, the same
+public page and the finishes are recorded through ``results.services.clock.result_finish``, the same
 one-tap finish the console calls.) The page polls its fragment every 3 s; while nothing changed
 the fragment answers 304 and the table stays as it is; when it changed, the "why" a reader had
 open stays open.

@@ -5,7 +5,8 @@ Vocabulary:
 - visible event, staff caller, page: see ``podium.web.api.common``.
 - round state: ``draft`` (not public: 404 without a token of the event), ``preliminary``
   (public, live) or ``final`` (the frozen table of the newest final version; older versions by
-  ``?version=``). The same rule as the standings pages (``selectors.standings.round_tables``).
+  ``?version=``). The same rule as the standings pages
+  (``standings.selectors.standings.round_tables``).
 - standings rows: the CLI's JSON rows (``podium.engine.document``) with the public table's
   extras, see ``podium.web.api.schemas``; a live table answers ``ETag`` and ``304`` to a poll
   with ``If-None-Match`` while nothing of the round changed.

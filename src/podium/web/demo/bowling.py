@@ -12,6 +12,7 @@ from podium.engine.formats.games import assign_division
 from podium.web.demo import results as demo_results
 from podium.web.demo.building import Builder, Summary, at, give_roles, new_event
 from podium.web.demo.people import People
+from podium.web.draws.services import draw_make
 from podium.web.models import Entry, Event, Squad
 from podium.web.registration.services.registering import division_fields
 
@@ -62,16 +63,12 @@ def load_cba_qualifier(accounts: dict[str, Any], summary: Summary) -> Event:
             )
     event.status = Event.Status.CLOSED
     event.save(update_fields=["status"])
-    _draw_lanes(event, squads, accounts["organizer"], summary)
+    _draw_lanes(event, squads, accounts["organizer"])
     demo_results.cba_qualifier(event, accounts, squads)
     return event
 
 
-def _draw_lanes(event: Event, squads: list[Squad], by: Any, summary: Summary) -> None:
-    try:
-        from podium.web.draws.services import draw_make
-    except ImportError:  # pragma: no cover
-        return
+def _draw_lanes(event: Event, squads: list[Squad], by: Any) -> None:
     for squad in squads:
         draw_make(
             event=event,

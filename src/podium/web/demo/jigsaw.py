@@ -5,12 +5,12 @@ teams, groups A/B drawn by the draws service, and most of the qualification's re
 from __future__ import annotations
 
 import datetime as dt
-import random
 from typing import Any
 
 from podium.web.demo import results as demo_results
 from podium.web.demo.building import Builder, Summary, at, give_roles, new_event, pair_name
 from podium.web.demo.people import People
+from podium.web.draws.services import draw_make
 from podium.web.models import Entry, Event
 
 CZ_TEAMS = [
@@ -102,34 +102,12 @@ def load_cz_jigsaw(accounts: dict[str, Any], summary: Summary) -> Event:
     # Registration closes; groups A/B are drawn with a recorded seed.
     event.status = Event.Status.CLOSED
     event.save(update_fields=["status"])
-    _draw_groups(event, accounts["organizer"], summary)
+    _draw_groups(event, accounts["organizer"])
     demo_results.cz_jigsaw(event, accounts)
     return event
 
 
-def _draw_groups(event: Event, by: Any, summary: Summary) -> None:
-    stages = [s.key for s in event.rulebook.stages if s.groups]
-    try:
-        from podium.web.draws.services import draw_make
-    except ImportError:  # pragma: no cover — the draws service ships with the web app
-        draw_make = None
-    for stage in stages:
+def _draw_groups(event: Event, by: Any) -> None:
+    for stage in (s.key for s in event.rulebook.stages if s.groups):
         seed = f"demo-{event.slug}-{stage}"
-        if draw_make is not None:
-            draw_make(event=event, kind="groups", stage=stage, seed=seed, by=by)
-            continue
-        _draw_groups_directly(event, stage, seed)  # pragma: no cover
-        summary.notes.append(f"{event.slug}: groups of {stage} set directly with seed {seed}")
-
-
-def _draw_groups_directly(event: Event, stage_key: str, seed: str) -> None:  # pragma: no cover
-    stage = event.rulebook.stage(stage_key)
-    entries = list(
-        Entry.objects.filter(
-            event=event, category=stage.category, status=Entry.Status.CONFIRMED
-        ).order_by("id")
-    )
-    random.Random(seed).shuffle(entries)
-    for i, entry in enumerate(entries):
-        entry.group = stage.groups[i % len(stage.groups)]
-        entry.save(update_fields=["group"])
+        draw_make(event=event, kind="groups", stage=stage, seed=seed, by=by)

@@ -58,7 +58,8 @@ def _drawn_host(
 
 
 def _longest(stage: Stage) -> int | None:
-    """``max_questions`` where each tour has its own length (``selectors.tours``), else None."""
+    """``max_questions`` where each tour has its own length (``results.selectors.tours``), else
+    None."""
     return stage.max_questions if isinstance(stage, ChgkTourStage) and varies(stage) else None
 
 

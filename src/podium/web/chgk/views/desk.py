@@ -12,7 +12,7 @@ Vocabulary:
 - blind entry: the check sheet never shows the first entries; after saving it lists which
   teams match and, for the others, the questions whose marks differ.
 - not playing: a team that withdrew, is barred or was not admitted to the tour
-  (``selectors.discipline.not_playing``): shown under its own heading with the reason and
+  (``disputes.selectors.discipline.not_playing``): shown under its own heading with the reason and
   without a field, so the sheet never sends a mask for it and it never blocks the others.
 """
 

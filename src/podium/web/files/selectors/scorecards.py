@@ -65,8 +65,8 @@ def _group(entry: Entry) -> str:
 
 
 def _tour(event: Event, stage: Stage, tour: int | None) -> tuple[int | None, int | None]:
-    """A ChGK stage's tour and its length (``selectors.tours``): the tour asked for, else the
-    newest on the calendar; ``(None, questions)`` where the rulebook fixes the length."""
+    """A ChGK stage's tour and its length (``results.selectors.tours``): the tour asked for, else
+    the newest on the calendar; ``(None, questions)`` where the rulebook fixes the length."""
     if not isinstance(stage, ChgkTourStage):
         return None, None
     if tour is None and varies(stage):

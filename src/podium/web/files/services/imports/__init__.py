@@ -2,7 +2,8 @@
 the rating site's JSON — each previewed with every problem first, then saved all or nothing.
 
 Vocabulary:
-- sheet, mapping, field key, rating file: see ``podium.web.imports``.
+- sheet, mapping, field key, rating file: see ``podium.web.files.fields`` and
+  ``podium.web.readers``.
 - issue: one problem of an import, with the row of the file and the header of the column it is
   in (either may be missing: a problem of the whole file, or of a whole row).
 - preview: the import run through the very services that save it (registration, results, tour
