@@ -35,6 +35,7 @@ urlpatterns += i18n_patterns(
     path("desk/", include("podium.web.registration.views.desk")),
     path("desk/<slug:slug>/results/", include("podium.web.results.views.results")),
     path("desk/<slug:slug>/checks/", include("podium.web.results.views.checks")),
+    path("desk/<slug:slug>/board/", include("podium.web.standings.views.board")),
     path("desk/<slug:slug>/chgk/", include("podium.web.chgk.views.desk")),
     path("desk/<slug:slug>/bowling/", include("podium.web.bowling.views")),
     path("desk/<slug:slug>/battles/", include("podium.web.battles.views.battles")),

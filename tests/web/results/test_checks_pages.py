@@ -91,8 +91,8 @@ def test_a_lone_head_referee_is_told_that_nobody_else_may_confirm_yet(cz: Any) -
     (group,) = confirm_rows(event, to_confirm(event, waiting(event)), people["head"])
     (mine,) = [r for r in group.rows if r.blocked]
     assert mine.who_can == (
-        "Nobody else may confirm it yet: an organizer appoints another head referee under "
-        "Staff on the event’s organizer page."
+        "Nobody else may confirm it yet (head referee or organizer): an organizer appoints one "
+        "under Staff on the event’s organizer page."
     )
 
 

@@ -20,6 +20,9 @@ from podium.rules.schema.ranking import Advancement, Points, Prizes, Ranking
 
 # --- Recording and publishing results -------------------------------------------------------
 
+# Who may confirm a result (``Recording.confirmed_by``): the roles of an event's staff.
+Confirmer = Literal["head-referee", "organizer", "jury"]
+
 
 class Recording(Rule):
     """How a result recorded at the table becomes official.
@@ -29,17 +32,27 @@ class Recording(Rule):
     ``head-referee`` — the head referee confirms it. ``competitor_confirms``: the competitor
     agrees with the recorded result on the referee's device; with ``agreed_is_final`` no later
     claim is heard, and only the head referee may still correct it, with a reason.
+    ``confirmed_by``: who may confirm a result under ``head-referee`` verification (never the
+    person who recorded it) — head referees, organizers, jury members; the default, where the
+    rulebook is silent, is a head referee or an organizer. ``confirmation_clause`` cites where
+    the rulebook says so (a live-run superfinal confirmed by the jury, say).
     """
 
     verification: Literal["second-entry", "head-referee"] = "head-referee"
     competitor_confirms: bool = False
     agreed_is_final: bool = False
     agreement_clause: str | None = None
+    confirmed_by: tuple[Confirmer, ...] = ("head-referee", "organizer")
+    confirmation_clause: str | None = None
 
     @model_validator(mode="after")
     def _agreement(self) -> Recording:
         if self.agreed_is_final and not self.competitor_confirms:
             raise ValueError("agreed_is_final needs competitor_confirms: true")
+        if not self.confirmed_by:
+            raise ValueError("confirmed_by names at least one role")
+        if len(set(self.confirmed_by)) != len(self.confirmed_by):
+            raise ValueError("confirmed_by names a role twice")
         return self
 
 

@@ -194,6 +194,12 @@ def desk_tag(slug: str) -> str:
     return _scopes_tag(slug, (EVENT, DESK), DESK)
 
 
+def board_tag(slug: str, stages: Sequence[Stage]) -> str:
+    """The tag of the round board: the event's scope and that of every stage it lists."""
+    scopes = (EVENT, *dict.fromkeys(k for s in stages for k in stage_scopes(s) if k != EVENT))
+    return _scopes_tag(slug, scopes, ":board")  # never a stage key
+
+
 def _scopes_tag(slug: str, scopes: tuple[str, ...], name: str) -> str:
     if is_down(cache):
         return _tag(_read(slug, scopes), scopes)

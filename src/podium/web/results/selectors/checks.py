@@ -25,11 +25,20 @@ from django.utils.translation import gettext as _
 
 from podium.engine.compare import mask_differences
 from podium.rules.schema.stages import Stage
-from podium.web.kernel.roles import HEAD
+from podium.web.kernel.roles import confirmer_roles, confirmers_text
 from podium.web.kernel.stages import round_numbers
 from podium.web.models import Agreement, Event, EventRole, Result, SecondEntry
-from podium.web.results.selectors.rows import RECORDED_FORMATS, of_rounds
+from podium.web.results.selectors.rows import (
+    ITEM_FORMATS,
+    RECORDED_FORMATS,
+    labels_by_number,
+    of_rounds,
+)
 from podium.web.results.selectors.verification import unverified_by_round
+from podium.web.results.selectors.words import result_words, subject_of
+
+# The roles a rulebook may name to confirm results (``recording.confirmed_by``).
+CONFIRMERS = (EventRole.Role.ORGANIZER, EventRole.Role.HEAD_REFEREE, EventRole.Role.JURY)
 
 
 def round_name(stage: Stage, number: int) -> str:
@@ -83,6 +92,8 @@ class Row:
     """A result waiting for confirmation, as ``viewer`` reads it."""
 
     result: Result
+    subject: str
+    words: str
     recorded_by: str
     asks_agreement: bool
     agreed: Agreement | None
@@ -92,15 +103,35 @@ class Row:
 
 
 @dataclass(frozen=True)
+class Recorder:
+    """Whoever recorded some of a round's waiting results, for "confirm all they recorded"."""
+
+    pk: int | None
+    name: str
+    count: int
+    mine: bool
+
+
+@dataclass(frozen=True)
 class PendingRows(_InRound):
     rows: list[Row]
+    recorders: list[Recorder]
+    # Who confirms this stage's results, in words, and whether the viewer is one of them.
+    confirmed_by: str
+    may_confirm: bool
+
+    @property
+    def confirmable(self) -> int:
+        """How many of the rows the viewer may confirm."""
+        return sum(1 for row in self.rows if not row.blocked)
 
 
-def confirmers(event: Event) -> list[tuple[Any, str]]:
-    """Who may confirm results here: (user, role shown) of the head referees and organizers."""
-    roles = EventRole.objects.filter(event=event, role__in=HEAD).select_related("user")
+def confirmers(event: Event) -> list[tuple[Any, str, str]]:
+    """Who may confirm results somewhere in the event: (user, role, role shown) of its head
+    referees, organizers and jury members (each stage's rulebook says which of them)."""
+    roles = EventRole.objects.filter(event=event, role__in=CONFIRMERS).select_related("user")
     return [
-        (r.user, str(EventRole.Role(r.role).label))
+        (r.user, r.role, str(EventRole.Role(r.role).label))
         for r in roles.order_by("role", "user__username")
     ]
 
@@ -109,16 +140,47 @@ def _named(user: Any) -> str:
     return (user.get_full_name() or user.get_username()) if user is not None else _("someone")
 
 
+def _who_can(stage: Stage, people: list[tuple[Any, str, str]], viewer: Any) -> str:
+    allowed = confirmer_roles(stage.recording)
+    others = [
+        f"{_named(u)} ({label})"
+        for u, role, label in people
+        if role in allowed and u.pk != viewer.pk
+    ]
+    if others:
+        return _("Who can confirm it: %(people)s.") % {"people": ", ".join(others)}
+    return _(
+        "Nobody else may confirm it yet (%(who)s): an organizer appoints one under Staff on "
+        "the event’s organizer page."
+    ) % {"who": confirmers_text(stage.recording)}
+
+
+def _recorders(results: list[Result], viewer: Any) -> list[Recorder]:
+    counts: dict[int | None, list[Result]] = {}
+    for r in results:
+        counts.setdefault(r.recorded_by_id, []).append(r)
+    return [
+        Recorder(pk, _named(found[0].recorded_by), len(found), pk is not None and pk == viewer.pk)
+        for pk, found in counts.items()
+    ]
+
+
 def confirm_rows(event: Event, pending: list[Pending], viewer: Any) -> list[PendingRows]:
-    """The waiting results with who recorded each, the competitor's agreement and, where
-    ``viewer`` recorded it themselves, why they may not confirm it and who may — two reads
-    whatever the number of results."""
+    """The waiting results in words with who recorded each, the competitor's agreement and,
+    where ``viewer`` recorded it themselves or may not confirm the stage, why and who may — a
+    few reads whatever the number of results and rounds."""
     results = [r for group in pending for r in group.results]
     agreed = {a.result_id: a for a in Agreement.objects.filter(result__in=results)}
-    people = confirmers(event) if any(r.recorded_by_id == viewer.pk for r in results) else []
+    people = confirmers(event) if results else []
+    held = {role for u, role, _l in people if u.pk == viewer.pk}
+    labels: dict[str, dict[str, str]] = {}
     found = []
     for group in pending:
-        asks = group.stage.recording.competitor_confirms
+        stage = group.stage
+        if stage.format in ITEM_FORMATS and stage.key not in labels:
+            labels[stage.key] = labels_by_number(event, stage)
+        allowed = bool(held & set(confirmer_roles(stage.recording)))
+        asks = stage.recording.competitor_confirms
         rows = []
         for r in group.results:
             blocked = who_can = ""
@@ -126,16 +188,19 @@ def confirm_rows(event: Event, pending: list[Pending], viewer: Any) -> list[Pend
                 blocked = _(
                     "You recorded this result, so you cannot confirm it: a second person checks it."
                 )
-                others = [f"{_named(u)} ({role})" for u, role in people if u.pk != viewer.pk]
-                if others:
-                    who_can = _("Who can confirm it: %(people)s.") % {"people": ", ".join(others)}
-                else:
-                    who_can = _(
-                        "Nobody else may confirm it yet: an organizer appoints another head "
-                        "referee under Staff on the event’s organizer page."
-                    )
-            rows.append(Row(r, _named(r.recorded_by), asks, agreed.get(r.pk), blocked, who_can))
-        found.append(PendingRows(group.stage, group.round, rows))
+                who_can = _who_can(stage, people, viewer)
+            elif not allowed:
+                blocked = _("The results of this stage are confirmed by: %(who)s.") % {
+                    "who": confirmers_text(stage.recording)
+                }
+                who_can = _who_can(stage, people, viewer)
+            words = result_words(stage, r, labels.get(stage.key, {}))
+            row = Row(r, subject_of(r), words, _named(r.recorded_by), asks, agreed.get(r.pk),
+                      blocked, who_can)  # fmt: skip
+            rows.append(row)
+        recorders = _recorders(group.results, viewer)
+        who = confirmers_text(stage.recording)
+        found.append(PendingRows(stage, group.round, rows, recorders, who, allowed))
     return found
 
 

@@ -27,7 +27,8 @@ from podium.engine.compare import differences
 from podium.web.kernel.audit import audit
 from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused
-from podium.web.kernel.roles import is_head_referee, is_staff
+from podium.web.kernel.roles import confirmers_text, is_head_referee, is_staff, may_confirm
+from podium.web.kernel.texts import rt
 from podium.web.models import Entry, Event, Result, SecondEntry, Verification
 from podium.web.results.selectors.rows import current_of
 from podium.web.results.services.results import (
@@ -93,8 +94,13 @@ def result_confirm(*, result: Result, by: Any, now: dt.datetime | None = None) -
     now = now or timezone.now()
     with transaction.atomic():
         event, result = _locked(result)
-        if not is_head_referee(by, event):
-            raise Refused(_("Only a head referee or an organizer of this event confirms results."))
+        stage = recorded_stage(event, result.stage)
+        if not may_confirm(by, event, stage.recording):
+            raise Refused(
+                _("Only these confirm the results of %(stage)s here: %(who)s.")
+                % {"who": confirmers_text(stage.recording), "stage": rt(stage.title)},
+                clause=stage.recording.confirmation_clause,
+            )
         _method(event, result, "head-referee")
         done = Verification.objects.filter(result=result).first()
         if done is not None and done.verified_by_id == getattr(by, "pk", None):

@@ -1,7 +1,9 @@
 """The head referee's checks: mismatches between two entries with both values, resolved with a
-reason; results waiting for confirmation, confirmed one by one or several at once.
+reason; results waiting for confirmation, in words, confirmed one by one, ticked, or all at once
+(everything one referee recorded in a round or a group, a whole superfinal).
 
-Head referees and organizers of the event only; anyone else gets 404.
+Whoever confirms results of some stage of the event (head referees and organizers, jury members
+where the rulebook names them); anyone else gets 404. Mismatches are for head referees.
 
 Vocabulary:
 - mismatch, confirmation: see ``podium.web.results.selectors.checks`` and ``services.checks``.
@@ -24,7 +26,7 @@ from django.views.decorators.http import require_POST
 
 from podium.web.kernel.lookup import event_for
 from podium.web.kernel.refusals import Refused, refusal_text
-from podium.web.kernel.roles import is_head_referee
+from podium.web.kernel.roles import is_head_referee, may_confirm_any
 from podium.web.kernel.text import plain
 from podium.web.models import Event, Result, SecondEntry
 from podium.web.results.selectors.checks import (
@@ -37,9 +39,11 @@ from podium.web.results.selectors.checks import (
 )
 from podium.web.results.selectors.rows import format_columns
 from podium.web.results.services.checks import mismatch_resolve, result_confirm
+from podium.web.results.services.confirmations import round_confirm
 from podium.web.results.services.results import shown, teams_of
 
 app_name = "checks"
+MOST = 2000  # results ticked in one form
 
 
 def _marks(first: str, second: str, differ: tuple[int, ...]) -> list[list[tuple[str, bool]]]:
@@ -67,9 +71,10 @@ def _asks_agreement(event: Event, result: Result) -> bool:
 
 @login_required
 def index(request: HttpRequest, slug: str) -> HttpResponse:
-    event = event_for(request, slug, is_head_referee)
+    event = event_for(request, slug, may_confirm_any)
     unverified = waiting(event)  # read once for the three lists
-    found = mismatches(event, unverified)
+    head = is_head_referee(request.user, event)
+    found = mismatches(event, unverified) if head else []
     context = {
         "event": event,
         "mismatches": [
@@ -84,6 +89,7 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
         ],
         "pending": confirm_rows(event, to_confirm(event, unverified), request.user),
         "awaiting": awaiting_second_entry(event, unverified),
+        "head": head,
     }
     return render(request, "podium/checks/index.html", context)
 
@@ -119,8 +125,8 @@ def resolve(request: HttpRequest, slug: str, second_id: int) -> HttpResponse:
 @require_POST
 def confirm(request: HttpRequest, slug: str) -> HttpResponse:
     """Confirms the results ticked on the page, one by one; each refusal is reported."""
-    event = event_for(request, slug, is_head_referee)
-    ids = [int(i) for i in request.POST.getlist("result") if i.isdigit()]
+    event = event_for(request, slug, may_confirm_any)
+    ids = [int(i) for i in request.POST.getlist("result")[:MOST] if i.isdigit()]
     done = 0
     unagreed = []
     chosen = Result.objects.filter(event=event, pk__in=ids).select_related("entry", "agreement")
@@ -145,8 +151,36 @@ def confirm(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("checks:index", slug=slug)
 
 
+def _number(text: str) -> int | None:
+    return int(text) if text.isdigit() and len(text) < 10 else None
+
+
+@login_required
+@require_POST
+def confirm_all(request: HttpRequest, slug: str) -> HttpResponse:
+    """Confirms a round's waiting results in one action: all of them, or those one person
+    recorded (``recorded_by``), or one group's; says what it did and what it left."""
+    event = event_for(request, slug, may_confirm_any)
+    stage, round = request.POST.get("stage", "")[:60], _number(request.POST.get("round", ""))
+    group = request.POST.get("group") or None
+    try:
+        if round is None:
+            raise Refused(_("Choose the round to confirm."), field="round")
+        outcome = round_confirm(
+            event=event, stage=stage, round=round, by=request.user,
+            recorded_by=_number(request.POST.get("recorded_by", "")),
+            group=group[:20] if group else None,
+        )  # fmt: skip
+    except Refused as refusal:
+        messages.error(request, refusal_text(refusal))
+    else:
+        messages.success(request, outcome.text)
+    return redirect("checks:index", slug=slug)
+
+
 urlpatterns = [
     path("", index, name="index"),
     path("resolve/<int:second_id>/", resolve, name="resolve"),
     path("confirm/", confirm, name="confirm"),
+    path("confirm-all/", confirm_all, name="confirm-all"),
 ]

@@ -65,7 +65,7 @@ DESKS = {
 }
 
 
-def _desk_url(event: Event, stage: Stage, round: int) -> str | None:
+def desk_url(event: Event, stage: Stage, round: int) -> str | None:
     name = DESKS.get(stage.format)
     if name is None:
         return None
@@ -88,7 +88,7 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
         numbers = round_numbers(event, stage)
         progress = counts(event, stage, numbers)
         for number in numbers:
-            url = _desk_url(event, stage, number)
+            url = desk_url(event, stage, number)
             if url is None and stage.format in ENTRY_FORMATS:
                 url = reverse(
                     "results:round", kwargs={"slug": slug, "stage": stage.key, "round": number}

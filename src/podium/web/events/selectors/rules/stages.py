@@ -26,6 +26,7 @@ from podium.rules.schema.stages import (
 )
 from podium.web.events.selectors.rules.lines import RuleLine, RuleSection, minutes_text, rule_line
 from podium.web.events.selectors.rules.ranking import ranking_lines
+from podium.web.kernel.roles import confirmers_text
 from podium.web.kernel.texts import rt
 
 
@@ -209,6 +210,9 @@ def _recording(stage: Stage) -> list[RuleLine]:
         else:
             text = _("The head referee confirms every result before it is official.")
         lines.append(rule_line(text, rec))
+        if rec.verification == "head-referee" and "confirmed_by" in rec.model_fields_set:
+            text = _("Who confirms the results: %(roles)s.") % {"roles": confirmers_text(rec)}
+            lines.append(RuleLine(text, rec.confirmation_clause))
         if rec.competitor_confirms:
             text = _("The competitor agrees with the recorded result at the table")
             if rec.agreed_is_final:
