@@ -47,7 +47,9 @@ def jigsaw_pages(built: Any) -> dict[str, tuple[Any, str]]:
 
 JIGSAW = {
     "results console": 23,
-    "checks": 17,  # the agreements of the results to confirm
+    # the agreements of the results to confirm, who may confirm, whether the viewer resolves
+    # mismatches
+    "checks": 19,
     "check-in desk": 15,
     "not yet here": 15,
     "check-in counts": 6,  # 7 in all: a fragment has no top bar, the assertion adds TOP_BAR
@@ -91,7 +93,9 @@ def club_pages(built: Any) -> dict[str, tuple[Any, str]]:
 
 CLUB = {
     "results console": 14,
-    "checks": 17,  # the agreements of the results to confirm
+    # the agreements, who may confirm, whether the viewer resolves mismatches, and the teams'
+    # names of the battles and the superfinal read in words
+    "checks": 21,
     "check-in desk": 10,
     "not yet here": 10,
     "check-in counts": 6,  # 7 in all: a fragment has no top bar, the assertion adds TOP_BAR
