@@ -134,7 +134,7 @@ def test_the_rulebook_names_who_confirms() -> None:
         Recording(confirmed_by=())
     with pytest.raises(ValueError, match="twice"):
         Recording(confirmed_by=("jury", "jury"))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="head-referee"):
         Recording(confirmed_by=("referee",))  # type: ignore[arg-type]
 
 
