@@ -16,7 +16,7 @@ place or position.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from django.db import transaction
 from django.db.models import Max
@@ -39,27 +39,34 @@ from podium.web.registration.services.settlement import free_until, start_of
 # --- approval --------------------------------------------------------------------------------
 
 
+def _approve(event: Event, entry: Entry) -> int | None:
+    """Confirms a pending entry of the locked event; the table it gets, where approval gives one."""
+    rules = event.rulebook.registration
+    if entry.status != Entry.Status.PENDING:
+        raise Refused(_("Only an entry awaiting approval can be approved."))
+    table = None
+    if rules.approval_assigns_table:
+        taken = set(
+            Entry.objects.filter(
+                event=event, category=entry.category, table_number__isnull=False
+            ).values_list("table_number", flat=True)
+        )
+        table = next(n for n in range(1, len(taken) + 2) if n not in taken)
+        entry.table_number = table
+    entry.status = Entry.Status.CONFIRMED
+    entry.save(update_fields=["status", "table_number"])
+    return table
+
+
 def entry_approve(*, entry: Entry, by: Actor) -> Entry:
     """Confirms a pending entry; where approval assigns the table, the lowest free one."""
     with transaction.atomic():
         event = locked_event(entry.event_id)
         entry = Entry.objects.get(pk=entry.pk)
-        rules = event.rulebook.registration
         if not is_organizer(by, event):
             raise Refused(_("Only the event's organizers may approve entries."))
-        if entry.status != Entry.Status.PENDING:
-            raise Refused(_("Only an entry awaiting approval can be approved."))
-        table = None
-        if rules.approval_assigns_table:
-            taken = set(
-                Entry.objects.filter(
-                    event=event, category=entry.category, table_number__isnull=False
-                ).values_list("table_number", flat=True)
-            )
-            table = next(n for n in range(1, len(taken) + 2) if n not in taken)
-            entry.table_number = table
-        entry.status = Entry.Status.CONFIRMED
-        entry.save(update_fields=["status", "table_number"])
+        table = _approve(event, entry)
+        rules = event.rulebook.registration
         audit(
             event=event,
             actor=by,
@@ -70,6 +77,40 @@ def entry_approve(*, entry: Entry, by: Actor) -> Entry:
         )
         mail.approved(entry)
         return entry
+
+
+# An approval of many entries is bounded.
+MOST_APPROVED = 1000
+
+
+def entries_approve(*, event: Event, ids: Sequence[int], by: Actor) -> list[Entry]:
+    """Confirms the chosen pending entries (``ids``) in one transaction with one audit entry;
+    refused as a whole, naming the entry, when one of them may not be approved."""
+    if not ids:
+        raise Refused(_("Tick the entries to approve."), field="entries")
+    if len(ids) > MOST_APPROVED:
+        raise Refused(_("Too many entries chosen at once."), field="entries")
+    with transaction.atomic():
+        event = locked_event(event.pk)
+        if not is_organizer(by, event):
+            raise Refused(_("Only the event's organizers may approve entries."))
+        chosen = list(Entry.objects.filter(event=event, pk__in=ids).order_by("number", "pk"))
+        if len(chosen) != len(set(ids)):
+            raise Refused(_("Some of the chosen entries are not this event's."), field="entries")
+        tables = {}
+        for entry in chosen:
+            try:
+                tables[entry.pk] = _approve(event, entry)
+            except Refused as refusal:
+                raise Refused(f"#{entry.number} {entry.name}: {refusal.message}") from None
+        audit(
+            event=event, actor=by, action="entry.approve-many", target=f"{len(chosen)}",
+            entries=[e.number for e in chosen], tables=[tables[e.pk] for e in chosen],
+            clause=event.rulebook.registration.clause,
+        )  # fmt: skip
+        for entry in chosen:
+            mail.approved(entry)
+    return chosen
 
 
 # --- the waiting list ------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from podium.web.kernel.lookup import event_for
@@ -21,7 +22,13 @@ from podium.web.models import Entry, Event
 from podium.web.registration.forms.registration import PromoteForm, ReorderForm
 from podium.web.registration.selectors import entries as selectors
 from podium.web.registration.services.cancellation import entry_cancel
-from podium.web.registration.services.places import entry_approve, entry_promote, waiting_reorder
+from podium.web.registration.services.places import (
+    MOST_APPROVED,
+    entries_approve,
+    entry_approve,
+    entry_promote,
+    waiting_reorder,
+)
 
 app_name = "registrations"
 
@@ -40,6 +47,7 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "category": category,
             "entries": [(e, selectors.division_title(e)) for e in entries],
+            "pending": sum(1 for e in entries if e.status == Entry.Status.PENDING),
             "waiting": waiting,
             "places_left": selectors.places_left(event, category.key),
         }
@@ -128,8 +136,26 @@ def cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return _done(request, slug, None, f"{entry.name}: {cancellation.reason}")
 
 
+@login_required(login_url="accounts:login")
+@require_POST
+def approve_selected(request: HttpRequest, slug: str) -> HttpResponse:
+    """Approves the ticked entries (or, with ``all``, every pending one shown) in one action."""
+    event = event_for(request, slug, is_organizer)
+    ids = [int(i) for i in request.POST.getlist("entry")[: MOST_APPROVED + 1] if i.isdigit()]
+    try:
+        done = entries_approve(event=event, ids=ids, by=request.user)
+    except Refused as refusal:
+        return _done(request, slug, refusal, "")
+    text = ngettext(
+        "%(n)d entry approved: %(names)s.", "%(n)d entries approved: %(names)s.", len(done)
+    )
+    names = ", ".join(f"#{e.number} {e.name}" for e in done)
+    return _done(request, slug, None, text % {"n": len(done), "names": names})
+
+
 urlpatterns = [
     path("", index, name="index"),
+    path("approve/", approve_selected, name="approve-selected"),
     path("<int:pk>/approve/", approve, name="approve"),
     path("<int:pk>/reorder/", reorder, name="reorder"),
     path("<int:pk>/promote/", promote, name="promote"),
