@@ -60,6 +60,7 @@ def test_the_superfinal_is_confirmed_in_one_action_and_the_board_follows(
     assert "Question 13 (Brainball): Sovy 1, Filiny 0" in section.inner_text()
     assert "Confirmed by: head referee or organizer" in section.inner_text()
     assert fits(page)
+    page.screenshot(path="/tmp/podium-checks-before-phone.png")
     button = section.get_by_role("button", name="Confirm all 24 results I may confirm here")
     button.focus()
     page.keyboard.press("Enter")
