@@ -22,6 +22,7 @@ from podium.web.models import Entry, Event
 from podium.web.registration.forms.registration import PromoteForm, ReorderForm
 from podium.web.registration.selectors import entries as selectors
 from podium.web.registration.services.cancellation import entry_cancel
+from podium.web.registration.services.checkin_list import checkins_record, list_numbers
 from podium.web.registration.services.places import (
     MOST_APPROVED,
     entries_approve,
@@ -153,8 +154,25 @@ def approve_selected(request: HttpRequest, slug: str) -> HttpResponse:
     return _done(request, slug, None, text % {"n": len(done), "names": names})
 
 
+@login_required(login_url="accounts:login")
+@require_POST
+def check_in_list(request: HttpRequest, slug: str) -> HttpResponse:
+    """Checks in the entries whose numbers are typed (``3, 5 12-15``) in one action."""
+    event = event_for(request, slug, is_organizer)
+    try:
+        numbers = list_numbers(request.POST.get("numbers", "")[:5000])
+        done = checkins_record(event=event, numbers=numbers, by=request.user)
+    except Refused as refusal:
+        return _done(request, slug, refusal, "")
+    text = ngettext(
+        "%(n)d entry checked in: %(numbers)s.", "%(n)d entries checked in: %(numbers)s.", len(done)
+    ) % {"n": len(done), "numbers": ", ".join(f"#{n}" for n in numbers)}
+    return _done(request, slug, None, text)
+
+
 urlpatterns = [
     path("", index, name="index"),
+    path("check-in/", check_in_list, name="check-in-list"),
     path("approve/", approve_selected, name="approve-selected"),
     path("<int:pk>/approve/", approve, name="approve"),
     path("<int:pk>/reorder/", reorder, name="reorder"),
