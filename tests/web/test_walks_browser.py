@@ -11,6 +11,11 @@ Hand-worked:
   typed-in time is 0:45:00). The head ends the round early and counts the pieces of the other
   four (groups 120 45 12 3 2 → 180 pieces: groups of at least 3 count). The final's entry list
   is 50 Czechs and 5 foreigners from each group: 110.
+
+Every walk confirms a round (a group's, a superfinal's) in ONE action from the round board,
+which shows what is left before and after (``_confirm_round``): the referee's and the head's
+results of the jigsaw qualification, the Puzzle Party's pairs, the bowling squad's games, the
+superfinal's 24 questions run by the head ("Question 13 (Brainball): …").
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from podium.web.demo import load_demo
-from podium.web.models import Advancement, Entry, Event, Result
+from podium.web.models import Advancement, AuditEntry, Entry, Event, Result
 
 PHONE = {"width": 390, "height": 844}
 
@@ -102,17 +107,29 @@ def _count_pieces(page: Any, console: str, entry: Entry, field: str, value: str)
     page.wait_for_selector(f"#entry-{entry.number} .score")
 
 
-def _confirm_everything(checks: str, *pages: Any) -> None:
-    """Each page's person ticks every result they may confirm (not their own) and confirms."""
-    for page in pages:
-        page.goto(checks)
-        boxes = page.locator("ul.pending input[type=checkbox]:not([disabled])")
-        assert boxes.count() > 0
-        for i in range(boxes.count()):
-            boxes.nth(i).check()
-        _submit(page, page.get_by_role("button", name="Confirm the ticked results"))
-    pages[-1].goto(checks)
-    assert "Nothing waits for a confirmation." in pages[-1].inner_text("main")
+def _board_line(page: Any, event: Event, stage: str, round: int = 1) -> Any:
+    """The round's line on the round board (opened afresh)."""
+    page.goto(f"/desk/{event.slug}/board/")
+    return page.locator(f"#line-{stage}-{round}")
+
+
+def _count(line: Any, name: str) -> str:
+    return str(line.locator(f'[data-count="{name}"]').inner_text())
+
+
+def _confirm_round(page: Any, event: Event, stage: str, round: int = 1) -> None:
+    """From the round board, the person follows the round's next step to the checks and
+    confirms everything of the round in ONE action; the board then shows nothing unconfirmed."""
+    before = AuditEntry.objects.filter(action__startswith="result.confirm").count()
+    line = _board_line(page, event, stage, round)
+    _submit(page, line.get_by_role("link", name=re.compile(r"^Confirm \d+ results?$")))
+    section = page.locator(f"#confirm-{stage}-{round}")
+    _submit(page, section.get_by_role("button", name=re.compile("I may confirm here$")))
+    said = page.inner_text("body")  # the messages sit above the main part
+    assert re.search(r"\d+ results? confirmed\.", said), said[:600]
+    # One confirmation action for the whole round, whatever its groups and entrants.
+    assert AuditEntry.objects.filter(action__startswith="result.confirm").count() == before + 1
+    assert _count(_board_line(page, event, stage, round), "unconfirmed") == "0"
 
 
 def _publish(page: Any, event: Event, stage: str, state: str, round: int = 1) -> None:
@@ -172,10 +189,20 @@ def test_the_jigsaw_qualification_walk_ends_with_the_finals_110(
     counted = Result.objects.filter(event=event, stage=quali, entry__in=[left[1], left[2]])
     assert {r.cells["pieces"] for r in counted} == {"180"}
 
-    # 4. The head confirms the referee's two; the organizer confirms the head's four (nobody
-    #    confirms what they recorded themselves); then final, and the final's entry list.
-    _confirm_everything(f"/desk/{event.slug}/checks/", head, organizer)
+    # 4. The round board shows what is left: every entrant in, the referee's two and the
+    #    head's four to confirm. The organizer (who recorded none) confirms them all in one
+    #    action; the board's next step is then to publish final; then the final's entry list.
+    line = _board_line(organizer, event, quali)
+    assert _count(line, "results") == "200 of 200"
+    unconfirmed = _count(line, "unconfirmed")
+    assert "2 by Rudolf Rozhodčí" in unconfirmed, unconfirmed
+    assert "4 by Hana Hlavní" in unconfirmed, unconfirmed
+    _confirm_round(organizer, event, quali)
+    line = _board_line(organizer, event, quali)
+    assert "Publish the final results" in line.inner_text()
     _publish(organizer, event, quali, "final")
+    assert "Done: the results are final" in _board_line(organizer, event, quali).inner_text()
+    organizer.goto(f"/organize/{event.slug}/publication/")
     create = "Create the entry list of Individuals — final from the final table"
     _submit(organizer, organizer.get_by_role("button", name=create))
     assert Advancement.objects.filter(event=event, to_stage="individual-final").count() == 110
@@ -208,7 +235,10 @@ def test_the_puzzle_party_walk_with_a_faulty_puzzle_ends_final(as_user: Any) -> 
     for entry in left[2:]:
         _count_pieces(head, console, entry, "pieces", "412")
     organizer = as_user(people["organizer"])
-    _confirm_everything(f"/desk/{event.slug}/checks/", head, organizer)
+    assert "Confirm" in _board_line(organizer, event, "pairs").inner_text()
+    _confirm_round(organizer, event, "pairs")
+    line = _board_line(organizer, event, "pairs")
+    assert "Publish the preliminary results" in line.inner_text()
     _publish(organizer, event, "pairs", "preliminary")
     _publish(organizer, event, "pairs", "final")
     organizer.goto(f"/standings/{event.slug}/pairs/")
@@ -219,7 +249,7 @@ def test_the_puzzle_party_walk_with_a_faulty_puzzle_ends_final(as_user: Any) -> 
 @pytest.mark.django_db(transaction=True)
 def test_the_bowling_walk_ends_with_the_qualifiers_of_every_division(as_user: Any) -> None:
     """Three players of squad 3 are left. The lane referee types their six games by hand, the
-    head confirms them, the organizer publishes final —
+    organizer confirms them from the round board in one action and publishes final —
     protests are decided on site and the day is long over — and records who goes to the
     national final: § 9's places per division (Master men 1–6, women 1–2; Standard and Amateur
     men 1–8, women 1–4), every tie at a cut line included."""
@@ -237,11 +267,12 @@ def test_the_bowling_walk_ends_with_the_qualifiers_of_every_division(as_user: An
             card.locator(f"form.result input[name$=-g{g}]").fill(str(pins))
         card.locator("form.result").get_by_role("button", name="Record").click()
         referee.wait_for_selector(f"#entry-{entry.number} .score")
-    head = as_user(people["head"])
     organizer = as_user(people["organizer"])
-    # The head confirms the three; the organizer the head's own correction of game 3 (the
-    # upheld protest of the demo), which the head may not confirm.
-    _confirm_everything(f"/desk/{event.slug}/checks/", head, organizer)
+    # The organizer confirms the referee's three and the head's own correction of game 3 (the
+    # upheld protest of the demo) in one action; the board then says to publish.
+    _confirm_round(organizer, event, "qualification")
+    line = _board_line(organizer, event, "qualification")
+    assert "Publish the" in line.inner_text()
     _publish(organizer, event, "qualification", "preliminary")
     _publish(organizer, event, "qualification", "final")
     advance = organizer.get_by_role("button", name="Record who advances from the final table")
@@ -307,3 +338,17 @@ def test_the_chgk_season_walk_ends_with_the_superfinal_decided(as_user: Any) -> 
     text = head.inner_text("main")
     assert f"{first} — absolute champion!" in text or f"{second} — absolute champion!" in text
     assert "Decided after question 24: 24 : 0." in text
+
+    # The head ran the superfinal, so another confirms it: the board shows its 24 questions
+    # waiting, the organizer confirms them in one action, the board then says to publish.
+    line = _board_line(organizer, event, "superfinal")
+    assert _count(line, "results") == "24 of 24"
+    assert _count(line, "unconfirmed") == "24 (24 by Hana Hlavní)", _count(line, "unconfirmed")
+    organizer.goto(f"/desk/{event.slug}/checks/")
+    words = organizer.locator("#confirm-superfinal-1").inner_text()
+    assert f"Question 13 (Brainball): {first} 1, {second} 0" in words or (
+        f"Question 13 (Brainball): {second} 1, {first} 0" in words
+    ), words
+    _confirm_round(organizer, event, "superfinal")
+    line = _board_line(organizer, event, "superfinal")
+    assert "Publish the preliminary results" in line.inner_text()
