@@ -29,6 +29,7 @@ NAMESPACES = (
     "participant",
     "results",
     "checks",
+    "board",
     "chgk",
     "bowling",
     "battles",
