@@ -135,3 +135,27 @@ def test_round_and_question_numbers_read_as_numbers_in_the_sports_words(cz: Any)
 def test_chgk_rounds_are_tours(make_event: Any) -> None:
     tour = make_event("deti-kolomny").rulebook.stage("chgk-tour")
     assert (round_name(tour, 1), round_name(tour, 3)) == ("tour 1", "tour 3")
+
+
+@pytest.mark.django_db
+def test_one_action_confirms_the_round_and_says_who_confirms_the_rest(cz: Any) -> None:
+    event, people, results = cz
+    client = Client()
+    client.force_login(people["head"])
+    html = page_of(people["head"], event)
+    # In words, as the standings show the result; a button per referee and one for the round.
+    assert "<strong><bdi>#2 Bohdan Malý</bdi></strong>: <bdi>1:05:00</bdi>" in html
+    assert "Confirmed by: head referee or organizer — never by whoever recorded the result." in html
+    assert "Confirm all 2 results I may confirm here" in html
+    assert "Confirm the 2 results rudolf recorded" in html
+    url = reverse("checks:confirm-all", args=[event.slug])
+    answer = client.post(url, {"stage": FINAL, "round": "1"}, follow=True).content.decode()
+    assert (
+        "2 results confirmed. 1 result you recorded is left for someone else to confirm "
+        "(head referee or organizer). Who can confirm it: hana (head referee), olga (organizer)."
+    ) in answer
+    assert set(Verification.objects.values_list("result__entry__number", flat=True)) == {1, 2}
+    refused = client.post(url, {"stage": FINAL, "round": "x"}, follow=True).content.decode()
+    assert "Choose the round to confirm." in refused
+    unknown = client.post(url, {"stage": "nope", "round": "1"}, follow=True).content.decode()
+    assert "This event has no such stage." in unknown

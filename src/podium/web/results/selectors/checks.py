@@ -140,7 +140,8 @@ def _named(user: Any) -> str:
     return (user.get_full_name() or user.get_username()) if user is not None else _("someone")
 
 
-def _who_can(stage: Stage, people: list[tuple[Any, str, str]], viewer: Any) -> str:
+def who_can_text(stage: Stage, people: list[tuple[Any, str, str]], viewer: Any) -> str:
+    """Who besides ``viewer`` may confirm a result of ``stage``, by name (of ``confirmers``)."""
     allowed = confirmer_roles(stage.recording)
     others = [
         f"{_named(u)} ({label})"
@@ -188,12 +189,12 @@ def confirm_rows(event: Event, pending: list[Pending], viewer: Any) -> list[Pend
                 blocked = _(
                     "You recorded this result, so you cannot confirm it: a second person checks it."
                 )
-                who_can = _who_can(stage, people, viewer)
+                who_can = who_can_text(stage, people, viewer)
             elif not allowed:
                 blocked = _("The results of this stage are confirmed by: %(who)s.") % {
                     "who": confirmers_text(stage.recording)
                 }
-                who_can = _who_can(stage, people, viewer)
+                who_can = who_can_text(stage, people, viewer)
             words = result_words(stage, r, labels.get(stage.key, {}))
             row = Row(r, subject_of(r), words, _named(r.recorded_by), asks, agreed.get(r.pk),
                       blocked, who_can)  # fmt: skip

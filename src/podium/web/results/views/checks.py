@@ -33,9 +33,11 @@ from podium.web.results.selectors.checks import (
     Mismatch,
     awaiting_second_entry,
     confirm_rows,
+    confirmers,
     mismatches,
     to_confirm,
     waiting,
+    who_can_text,
 )
 from podium.web.results.selectors.rows import format_columns
 from podium.web.results.services.checks import mismatch_resolve, result_confirm
@@ -174,7 +176,10 @@ def confirm_all(request: HttpRequest, slug: str) -> HttpResponse:
     except Refused as refusal:
         messages.error(request, refusal_text(refusal))
     else:
-        messages.success(request, outcome.text)
+        text = outcome.text
+        if outcome.own:
+            text += " " + who_can_text(outcome.stage, confirmers(event), request.user)
+        messages.success(request, text)
     return redirect("checks:index", slug=slug)
 
 
