@@ -139,7 +139,7 @@ def test_chgk_rounds_are_tours(make_event: Any) -> None:
 
 @pytest.mark.django_db
 def test_one_action_confirms_the_round_and_says_who_confirms_the_rest(cz: Any) -> None:
-    event, people, results = cz
+    event, people, _results = cz
     client = Client()
     client.force_login(people["head"])
     html = page_of(people["head"], event)
