@@ -14,10 +14,17 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
-from tests.web.registration.test_registration import IT_OPEN, adult, refused, register
+from tests.web.registration.test_registration import (
+    IT_OPEN,
+    adult,
+    refused,
+    register,
+    with_cap,
+)
 
 from podium.web.models import AuditEntry, Entry, EventRole
-from podium.web.registration.services.places import entries_approve
+from podium.web.registration.selectors.entries import waiting_list
+from podium.web.registration.services.places import entries_approve, waiting_move
 
 
 def pairs_of(it: Any, make_user: Any) -> list[Entry]:
@@ -72,3 +79,38 @@ def test_only_an_organizer_and_only_this_events_entries(it: Any, make_user: Any)
         in refused(lambda: entries_approve(event=it, ids=[], by=organizer)).message
     )
     assert not Entry.objects.filter(status=Entry.Status.CONFIRMED).exists()
+
+
+def test_the_ticked_waiting_entries_move_together_with_a_reason(cz: Any, make_user: Any) -> None:
+    """A cap of 1: A is in; B, C, D, E wait in that order. The organizer ticks D and E and moves
+    them to position 1 ("a club registered by phone"): D, E, B, C, in one audit entry."""
+    cz = with_cap(cz, "cap: 200", "cap: 1")
+    register(cz, make_user("a"), [adult("A", "Jedna")], "individuals")
+    waiting = [register(cz, make_user(n), [adult(n.upper(), "X")], "individuals") for n in "bcde"]
+    organizer = EventRole.objects.get(event=cz).user
+    client = Client()
+    client.force_login(organizer)
+    page = client.get(reverse("registrations:index", args=[cz.slug])).content.decode()
+    assert f'value="{waiting[2].pk}" form="move-individuals" aria-label="Tick D X"' in page
+    url = reverse("registrations:move-selected", args=[cz.slug, "individuals"])
+    data = {"entry": [waiting[2].pk, waiting[3].pk], "position": "1",
+            "reason": "a club registered by phone"}  # fmt: skip
+    answer = client.post(url, data, follow=True).content.decode()
+    assert f"Moved to position 1 on: #{waiting[2].number} D X, #{waiting[3].number} E X." in answer
+    assert [e.name for e in waiting_list(cz, "individuals")] == ["D X", "E X", "B X", "C X"]
+    (log,) = AuditEntry.objects.filter(action="waiting.reorder-many")
+    assert log.data["reason"] == "a club registered by phone"
+    assert log.data["moved"] == [waiting[2].number, waiting[3].number]
+
+    no_reason = {**data, "reason": " "}
+    assert "Give the new position and a reason." in (
+        client.post(url, no_reason, follow=True).content.decode()
+    )
+    assert "Choose a position from 1 to 3." in (  # D and E after B and C at most
+        client.post(url, {**data, "position": "9"}, follow=True).content.decode()
+    )
+    stranger = refused(
+        lambda: waiting_move(event=cz, category="individuals", ids=[waiting[0].pk], position=1,
+                             by=make_user("mallory"), reason="x")
+    )  # fmt: skip
+    assert "organizers" in stranger.message

@@ -165,6 +165,40 @@ def waiting_reorder(*, entry: Entry, position: int, by: Actor, reason: str) -> E
         return entry
 
 
+def waiting_move(
+    *, event: Event, category: str, ids: Sequence[int], position: int, by: Actor, reason: str
+) -> list[Entry]:
+    """Moves the ticked waiting entries of a category together, in their order in line, to
+    start at ``position``; one transaction, one audit entry with the reason."""
+    with transaction.atomic():
+        event = locked_event(event.pk)
+        if not is_organizer(by, event):
+            raise Refused(_("Only the event's organizers may reorder the waiting list."))
+        if not reason.strip():
+            raise Refused(_("A reason is required to reorder the waiting list."), field="reason")
+        line = waiting_list(event, category)
+        chosen = [e for e in line if e.pk in set(ids)]
+        if not chosen or len(chosen) != len(set(ids)):
+            raise Refused(_("Tick entries on this waiting list to move them."), field="entries")
+        rest = [e for e in line if e not in chosen]
+        if not 1 <= position <= len(rest) + 1:
+            raise Refused(
+                _("Choose a position from 1 to %(n)d.") % {"n": len(rest) + 1}, field="position"
+            )
+        was = {e.number: e.waiting_position for e in chosen}
+        line = rest[: position - 1] + chosen + rest[position - 1 :]
+        for i, item in enumerate(line, start=1):
+            if item.waiting_position != i:
+                Entry.objects.filter(pk=item.pk).update(waiting_position=i)
+                item.waiting_position = i
+        audit(
+            event=event, actor=by, action="waiting.reorder-many", target=f"{len(chosen)}",
+            moved=[e.number for e in chosen], was_positions=was, position=position,
+            reason=reason.strip(),
+        )  # fmt: skip
+        return chosen
+
+
 # --- promotion -------------------------------------------------------------------------------
 
 

@@ -28,6 +28,7 @@ from podium.web.registration.services.places import (
     entries_approve,
     entry_approve,
     entry_promote,
+    waiting_move,
     waiting_reorder,
 )
 
@@ -170,8 +171,32 @@ def check_in_list(request: HttpRequest, slug: str) -> HttpResponse:
     return _done(request, slug, None, text)
 
 
+@login_required(login_url="accounts:login")
+@require_POST
+def move_selected(request: HttpRequest, slug: str, category: str) -> HttpResponse:
+    """Moves the ticked waiting entries of a category together to a position, with a reason."""
+    event = event_for(request, slug, is_organizer)
+    ids = [int(i) for i in request.POST.getlist("entry")[:MOST_APPROVED] if i.isdigit()]
+    form = ReorderForm(request.POST)
+    if not form.is_valid():
+        return _done(request, slug, Refused(_("Give the new position and a reason.")), "")
+    try:
+        moved = waiting_move(
+            event=event, category=category[:60], ids=ids, by=request.user,
+            position=form.cleaned_data["position"], reason=form.cleaned_data["reason"],
+        )  # fmt: skip
+    except Refused as refusal:
+        return _done(request, slug, refusal, "")
+    text = _("Moved to position %(position)d on: %(names)s.") % {
+        "position": moved[0].waiting_position,
+        "names": ", ".join(f"#{e.number} {e.name}" for e in moved),
+    }
+    return _done(request, slug, None, text)
+
+
 urlpatterns = [
     path("", index, name="index"),
+    path("waiting/<slug:category>/move/", move_selected, name="move-selected"),
     path("check-in/", check_in_list, name="check-in-list"),
     path("approve/", approve_selected, name="approve-selected"),
     path("<int:pk>/approve/", approve, name="approve"),
