@@ -159,3 +159,20 @@ def test_one_action_confirms_the_round_and_says_who_confirms_the_rest(cz: Any) -
     assert "Choose the round to confirm." in refused
     unknown = client.post(url, {"stage": "nope", "round": "1"}, follow=True).content.decode()
     assert "This event has no such stage." in unknown
+
+
+@pytest.mark.django_db
+def test_a_group_is_confirmed_with_its_own_button(cz: Any) -> None:
+    event, people, _results = cz
+    event.entries.filter(number=1).update(group="A")
+    event.entries.filter(number__in=(2, 3)).update(group="B")
+    html = page_of(people["head"], event)
+    # Renata may confirm #1 (A) and #2 (B); #3 (B) is hers.
+    assert "Confirm group A: 1 result" in html
+    assert "Confirm group B: 1 result" in html
+    client = Client()
+    client.force_login(people["head"])
+    url = reverse("checks:confirm-all", args=[event.slug])
+    answer = client.post(url, {"stage": FINAL, "round": "1", "group": "A"}, follow=True)
+    assert "1 result confirmed." in answer.content.decode()
+    assert set(Verification.objects.values_list("result__entry__number", flat=True)) == {1}

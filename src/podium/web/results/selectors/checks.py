@@ -121,6 +121,16 @@ class PendingRows(_InRound):
     may_confirm: bool
 
     @property
+    def groups(self) -> list[tuple[str, int]]:
+        """(group, how many of its rows the viewer may confirm), where the round has several."""
+        counts: dict[str, int] = {}
+        for row in self.rows:
+            group = row.result.entry.group if row.result.entry_id else ""
+            if group and not row.blocked:
+                counts[group] = counts.get(group, 0) + 1
+        return sorted(counts.items()) if len(counts) > 1 else []
+
+    @property
     def confirmable(self) -> int:
         """How many of the rows the viewer may confirm."""
         return sum(1 for row in self.rows if not row.blocked)
