@@ -108,7 +108,7 @@ CLUB = {
     "chgk check sheet": 12,  # who is not playing: withdrawals, rosters, sanctions
     "battles": 4,
     "brainball desk": 17,
-    "superfinal runner": 9,
+    "superfinal runner": 10,  # + whether the viewer confirms its questions
     "jury": 15,
     "appeals": 16,
     "appeal filing": 11,

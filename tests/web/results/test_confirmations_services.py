@@ -17,6 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from podium.rules.schema.stages import Recording
 from podium.web.kernel.refusals import Refused
@@ -167,3 +169,19 @@ def test_the_whole_superfinal_in_one_action_in_words(superfinal: Any) -> None:
     assert done.confirmed == 24
     assert Verification.objects.count() == 24
     assert AuditEntry.objects.filter(action="result.confirm-many").count() == 1
+
+
+@pytest.mark.django_db
+def test_the_superfinal_page_says_who_confirms_its_questions(superfinal: Any) -> None:
+    event, people = superfinal
+    url = reverse("battles:superfinal", kwargs={"slug": event.slug, "stage": SUPER})
+    checks = reverse("checks:index", args=[event.slug])
+    for who, link in (("head", True), ("referee", False)):
+        client = Client()
+        client.force_login(people[who])
+        page = client.get(url).content.decode()
+        assert (
+            "Its questions are confirmed by: head referee or organizer — never by whoever "
+            "recorded them — all at once on the checks page."
+        ) in page
+        assert (f'href="{checks}#confirm-superfinal-1"' in page) is link

@@ -36,7 +36,7 @@ from podium.rules.schema.stages import HeadToHeadStage, Stage, SuperfinalStage
 from podium.web.battles.forms.battles import AnswerForm, BattleCorrectionForm, BattleForm
 from podium.web.kernel.lookup import event_for, stage_or_404
 from podium.web.kernel.refusals import Refused, refuse_on
-from podium.web.kernel.roles import is_organizer, is_staff
+from podium.web.kernel.roles import confirmers_text, is_organizer, is_staff, may_confirm
 from podium.web.kernel.stages import stage_entries
 from podium.web.models import Entry, Event, Publication, Result
 from podium.web.results.selectors.publication import publication_state
@@ -288,6 +288,8 @@ def _superfinal(
         "form": form,
         "correction": correction,
         "organizer": is_organizer(request.user, event),
+        "confirmed_by": confirmers_text(stage.recording),
+        "confirms": may_confirm(request.user, event, stage.recording),
     }
     if len(entries) != 2:
         context["waiting"] = True
