@@ -22,6 +22,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from podium.web.kernel.limits import TooDeep, loads
 from podium.web.live import polls
@@ -120,3 +121,42 @@ def tap_moment(server_ms_at: int, now: dt.datetime) -> dt.datetime:
     within the last day and never after ``now``."""
     moment = dt.datetime.fromtimestamp(server_ms_at / 1000, tz=dt.UTC)
     return max(min(moment, now), now - dt.timedelta(milliseconds=DAY_MS))
+
+
+# Samples covering every plural category of the four languages (one, few, many, other).
+PLURAL_SAMPLES = (0, 1, 2, 5, 21, 22, 25, 101, 111)
+
+
+def phone_texts() -> dict[str, Any]:
+    """What the desks' script says, in the reader's language (``json_script`` on the page).
+    A plural comes as (sample, form) pairs: the script picks the form of a sample in the same
+    plural category as its number (``Intl.PluralRules``), the form keeping ``%(n)s``."""
+
+    def plural(form: Callable[[int], str]) -> list[tuple[int, str]]:
+        return [(n, form(n)) for n in PLURAL_SAMPLES]
+
+    return {
+        "waiting": plural(lambda n: ngettext("%(n)s not sent yet", "%(n)s not sent yet", n)),
+        "signed_out": plural(
+            lambda n: ngettext(
+                "You are signed out: %(n)s tap waits on this phone for your next login.",
+                "You are signed out: %(n)s taps wait on this phone for your next login.",
+                n,
+            )
+        ),
+        "stored": _("Saved: %(what)s"),
+        "finished": _("#%(number)d %(name)s finished: %(time)s"),
+        "recorded": _("#%(number)d %(name)s recorded: %(cells)s"),
+        "checked_in": _("#%(number)d %(name)s checked in — seat: %(seat)s"),
+        "already": _("Already saved: %(what)s"),
+        "refused": _("Not saved: %(what)s — %(why)s"),
+        "conflict": _("%(what)s: another device recorded “%(theirs)s” (%(who)s, %(when)s)."),
+        "mine": _("Keep mine: %(value)s"),
+        "theirs": _("Keep theirs: %(value)s"),
+        "queued": _("Kept on this phone, not sent yet: %(what)s"),
+        "dismiss": _("Dismiss"),
+        "offline": _("Offline: taps are kept on this phone and sent when the network returns."),
+        "check_in": _("Check in — #%(n)s %(name)s"),
+        "here": _("here"),
+        "no_match": _("No entry found."),
+    }

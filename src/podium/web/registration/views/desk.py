@@ -96,6 +96,8 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
         "check_in_rule": event.rulebook.check_in,
         "form": CheckInForm(),
         "undo_form": UndoCheckInForm(),
+        "phone_texts": batch.phone_texts(),
+        "server_now": batch.server_ms(),
     }
     return render(request, "podium/desk/desk.html", context)
 

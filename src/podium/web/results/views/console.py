@@ -22,6 +22,7 @@ from podium.web.kernel.lookup import event_for, stage_or_404
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.roles import is_head_referee, is_staff
 from podium.web.kernel.stages import has_calendar, round_numbers
+from podium.web.kernel.taps import phone_texts, server_ms
 from podium.web.kernel.text import search_text
 from podium.web.models import Entry, Event, Result
 from podium.web.results.forms import (
@@ -141,6 +142,8 @@ def render_console(
         "counting": getattr(stage, "piece_counting", None),
         "compensation": getattr(stage, "compensation", None) is not None,
         "team": stage.format == "team-solve",
+        "phone_texts": phone_texts(),
+        "server_now": server_ms(),
     }
     return render(request, "podium/results/console.html", context, status=status)
 
