@@ -347,6 +347,11 @@
   // ---- on load, and whenever the network returns ----
   var keyed = root.querySelector("#keyed-entry");
   if (keyed) { keyed.hidden = false; }  // typed entry needs this script
+  change("outbox").then(function (items) {  // what still waits shows on its card
+    mine(items).forEach(function (item) {
+      if (item.url === root.dataset.taps) { say(item, { status: "queued" }); }
+    });
+  });
   change("answers").then(function (items) {
     mine(items.map(function (a) { a.seq = a.item.seq; return a; })).forEach(function (a) {
       if (a.item.url === root.dataset.taps) { say(a.item, a.answer); }
