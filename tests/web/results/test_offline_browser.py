@@ -48,6 +48,16 @@ def controlled(page: Any, url: str) -> None:
     page.wait_for_function("!!navigator.serviceWorker.controller")
 
 
+def referee_phone(new_context: Any, sign_in: Any, user: Any, event: Any) -> tuple[Any, Any, str]:
+    """A signed-in phone on the console of the qualification, under the service worker."""
+    context = new_context(viewport=PHONE)
+    sign_in(context, user)
+    phone = context.new_page()
+    console = reverse("results:round", args=[event.slug, QUALI, 1])
+    controlled(phone, console)
+    return context, phone, console
+
+
 def badge(page: Any) -> str:
     return str(page.locator("[data-offline] .outbox").inner_text())
 
@@ -58,11 +68,7 @@ def test_three_results_and_two_check_ins_offline_are_stored_once_when_the_networ
     cz: Any, new_context: Any, sign_in: Any
 ) -> None:
     event, people, started = cz
-    context = new_context(viewport=PHONE)
-    sign_in(context, people["referee"])
-    phone = context.new_page()
-    console = reverse("results:round", args=[event.slug, QUALI, 1])
-    controlled(phone, console)
+    context, phone, _console = referee_phone(new_context, sign_in, people["referee"], event)
     kept_at = phone.locator("[data-offline]").get_attribute("data-server-now")
 
     context.set_offline(True)
@@ -121,12 +127,10 @@ def test_a_conflict_offers_the_choice_and_a_refusal_says_why(
     cz: Any, new_context: Any, sign_in: Any
 ) -> None:
     event, people, _started = cz
-    console = reverse("results:round", args=[event.slug, QUALI, 1])
-    first_context, second_context = new_context(viewport=PHONE), new_context(viewport=PHONE)
-    sign_in(first_context, people["referee"])
+    first_context, first, console = referee_phone(new_context, sign_in, people["referee"], event)
+    second_context = new_context(viewport=PHONE)
     sign_in(second_context, people["head"])
-    first, second = first_context.new_page(), second_context.new_page()
-    controlled(first, console)
+    second = second_context.new_page()
     second.goto(console)
 
     first_context.set_offline(True)
@@ -158,11 +162,7 @@ def test_taps_of_a_session_that_expired_offline_are_sent_after_the_next_login(
     cz: Any, new_context: Any, sign_in: Any
 ) -> None:
     event, people, _started = cz
-    context = new_context(viewport=PHONE)
-    sign_in(context, people["referee"])
-    phone = context.new_page()
-    console = reverse("results:round", args=[event.slug, QUALI, 1])
-    controlled(phone, console)
+    context, phone, console = referee_phone(new_context, sign_in, people["referee"], event)
     context.set_offline(True)
     phone.locator("#entry-2").get_by_role("button", name="Finished — #2 Bohdan Malý").click()
     Session.objects.all().delete()  # the session expires meanwhile
