@@ -15,12 +15,12 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST
 
 from podium.web.kernel import taps as batch
 from podium.web.kernel.lookup import event_for
@@ -186,12 +186,13 @@ def offer(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     return redirect("desk:desk", slug=slug)
 
 
-@require_GET
 def entries(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The desk's list for the phone to keep (``select.desk_list``), once per version."""
     if not request.user.is_authenticated:
         return batch.signed_out()
-    event = event_for(request, slug, is_staff)
+    event = event_for(request, slug, is_staff)  # 404 to anyone else, any method
+    if request.method != "GET":
+        return HttpResponseNotAllowed(["GET"])
     tag = versions.desk_tag(event.slug)
     return batch.versioned(
         request, tag, 0, "desk-list", lambda: {"entries": select.desk_list(event)}

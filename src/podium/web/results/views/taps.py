@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponseBase, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponseBase, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST
 
 from podium.web.kernel import taps as batch
 from podium.web.kernel.refusals import Refused, refusal_text
@@ -59,12 +59,13 @@ def tap_of(data: dict[str, Any], where: int) -> Tap:
     )
 
 
-@require_GET
 def cards(request: HttpRequest, slug: str, stage: str, round: int) -> HttpResponseBase:
     """The round's card list, once per version (``304`` while it holds)."""
     if not request.user.is_authenticated:
         return batch.signed_out()
-    event, the_stage = _round(request, slug, stage, round)
+    event, the_stage = _round(request, slug, stage, round)  # 404 to anyone else, any method
+    if request.method != "GET":
+        return HttpResponseNotAllowed(["GET"])
     tag = versions.stage_tag(event.slug, the_stage)
     return batch.versioned(request, tag, round, "cards", lambda: card_list(event, the_stage, round))
 
