@@ -35,6 +35,7 @@ def measured(built: Any, method: str, url: str, body: Any = None) -> tuple[int, 
 def desk_requests(built: Any, entrants: int) -> dict[str, tuple[int, int]]:
     slug = built.event.slug
     console = f"/desk/{slug}/results/{QUALI}/1/"
+    # The last entrant has no result yet; an even number is not checked in yet: both stored.
     tap = {"key": f"k{entrants}", "number": entrants, "cells": {"time": "0:45:00"}}
     return {
         "console, one entrant": measured(built, "get", f"{console}?q={entrants - 5}"),
@@ -44,7 +45,7 @@ def desk_requests(built: Any, entrants: int) -> dict[str, tuple[int, int]]:
         "taps": measured(built, "post", f"{console}taps/", {"taps": [tap]}),
         "desk list": measured(built, "get", f"/desk/{slug}/entries.json"),
         "check-in taps": measured(
-            built, "post", f"/desk/{slug}/taps/", {"taps": [{"key": "c1", "number": entrants - 1}]}
+            built, "post", f"/desk/{slug}/taps/", {"taps": [{"key": "c1", "number": entrants - 2}]}
         ),
     }
 
