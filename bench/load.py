@@ -32,9 +32,14 @@ Vocabulary:
 - restarts: gunicorn workers started again during a run (``max_requests``), read from the
   server's log.
 
+- phones (f), outage (g): see ``loadphones`` — (d) through the phone's own taps endpoint, and
+  phones that were offline reconnecting in the same second with their outboxes.
+
 Targets (issue 11): (a) the 304 poll's p95 ≤ 3× the conditional floor's; (b) the whole page's
 p95 ≤ 3× the page floor's; (d) the writes' p95 < 150 ms with no error, and every acknowledged
-write in the database exactly once and in the spectators' final tables (checked in (e) too).
+write in the database exactly once and in the spectators' final tables (checked in (e) too);
+(f) as (d), through the phones' path (issue 20); (g) the outage's queue drained within a minute,
+every acknowledged tap stored once.
 Each is printed as PASS or MISS; the script exits 0 unless the benchmark itself could not run.
 
 Run ``.venv/bin/python bench/load.py`` (about five minutes) or ``--quick`` (a smoke run: short
@@ -97,7 +102,12 @@ def arguments() -> argparse.Namespace:
     parser.add_argument(
         "--unrecorded", type=int, default=900, help="group B's entrants left for the referees"
     )
-    parser.add_argument("--only", default="abcde", help="the scenarios to run, e.g. 'ad'")
+    parser.add_argument("--only", default="abcdefg", help="the scenarios to run, e.g. 'ad'")
+    parser.add_argument("--outage-phones", type=int, default=20, help="phones offline in (g)")
+    parser.add_argument("--outage-taps", type=int, default=20, help="taps each kept in (g)")
+    parser.add_argument(
+        "--outage-seconds", type=float, default=600.0, help="how long they were offline in (g)"
+    )
     return parser.parse_args()
 
 
@@ -131,6 +141,7 @@ def main() -> int:
     database_name(args.database_url)
     tmp = Path(tempfile.mkdtemp(prefix="podium-load-"))
     env = server_env(args, tmp)
+    args.secret_key = env["PODIUM_SECRET_KEY"]  # the phones' sessions are made as it makes them
     # This process makes the data and checks it afterwards, with the server's settings.
     os.environ |= {k: v for k, v in env.items() if k != "PODIUM_SECRET_KEY"}
     os.environ["DJANGO_SETTINGS_MODULE"] = "podium.web.settings"

@@ -278,6 +278,8 @@ class Mixed:
         self.held: dict[int, tuple[str, str, bytes]] = {}
         self.stop = asyncio.Event()
         self.settled = False
+        self.name = "(d) mixed" if judged else "(e) stress (no target)"
+        self.path = "through the API"
 
     async def spectator(self, client: Client, number: int, etag: str, language: str) -> None:
         body = b""
@@ -354,9 +356,9 @@ class Mixed:
     async def run(self, recorded_before: int) -> None:
         bench, args, plan = self.bench, self.bench.args, self.bench.plan
         left = self.entrants
-        name = "(d) mixed" if self.judged else "(e) stress (no target)"
+        name = self.name
         print(f"\n{name}: {args.clients} spectators poll every {POLL_S:.0f} s while "
-              f"{args.referees} referees tap “finished” through the API\n"
+              f"{args.referees} referees tap “finished” {self.path}\n"
               f"    {len(left)} entrants of group B to record, a write per referee every "
               f"{self.pause[0]:.0f}–{self.pause[1]:.0f} s, for at most "
               f"{plan.mixed_seconds:.0f} s; {machine_line('now')}")  # fmt: skip
@@ -404,7 +406,7 @@ class Mixed:
         errors = sum(self.writes.errors.values())
         p95 = self.writes.pct(0.95)
         if self.judged:
-            bench.report.target("(d) writes", p95 < TARGET_WRITE_P95_S and errors == 0,
+            bench.report.target(f"{name[:3]} writes", p95 < TARGET_WRITE_P95_S and errors == 0,
                                 f"p95 {ms(p95)} (< {TARGET_WRITE_P95_S * 1000:.0f} ms), "
                                 f"{errors} errors")  # fmt: skip
         else:
@@ -464,6 +466,11 @@ async def scenarios(
         if "c" in args.only:
             await bench.api_and_season()
         left = data.left
+        outage_taps = args.outage_phones * args.outage_taps if "g" in args.only else 0
+        outaged, left = left[:outage_taps], left[outage_taps:]
+        phoned, left = (
+            (left[: len(left) // 3], left[len(left) // 3 :]) if "f" in args.only else ([], left)
+        )
         stressed = int(len(left) * STRESS_SHARE)
         recorded = data.recorded
         if "d" in args.only:
@@ -473,5 +480,10 @@ async def scenarios(
         if "e" in args.only:
             stress = Mixed(bench, left[len(left) - stressed :], STRESS_PAUSE_S, judged=False)
             await stress.run(recorded)
+            recorded += len(stress.acks)
+        if "f" in args.only or "g" in args.only:
+            from loadphones import phones
+
+            await phones(bench, phoned, outaged, recorded)
     finally:
         bench.one.close()

@@ -57,9 +57,9 @@ JIGSAW = {
     "payments": 7,
     "publication": 24,
     "draws": 6,
-    "qualification console": 18,
-    "final console": 18,
-    "team console": 19,
+    "qualification console": 15,  # only the entrants shown: their results, scores, checks
+    "final console": 15,
+    "team console": 16,
 }
 
 
@@ -168,7 +168,7 @@ BOWLING = {
     "payments": 7,
     "publication": 11,
     "draws": 6,
-    "qualification console": 20,
+    "qualification console": 17,  # only the entrants shown: their results, scores, checks
     "lanes": 6,
     "lane sheet": 15,
     "protests": 12,

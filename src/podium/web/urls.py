@@ -5,10 +5,12 @@ from django.contrib import admin
 from django.urls import include, path
 
 from podium.web.events.views import languages
-from podium.web.kernel import errors, health
+from podium.web.kernel import errors, health, offline
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
+    path("sw.js", offline.service_worker, name="service-worker"),
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
     path("i18n/choose/", languages.choose, name="language"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

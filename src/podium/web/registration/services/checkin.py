@@ -22,9 +22,9 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from podium.web.kernel.audit import audit
-from podium.web.kernel.refusals import Refused
+from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.roles import is_organizer, is_staff
-from podium.web.models import Cancellation, CheckIn, Entry, SeatOffer
+from podium.web.models import Cancellation, CheckIn, Entry, Event, SeatOffer
 from podium.web.models.money import APPEAL_FEE_PREFIX
 from podium.web.registration.selectors.desk import no_show_time, window_of
 from podium.web.registration.selectors.entries import waiting_list
@@ -43,8 +43,10 @@ def default_seat(entry: Entry) -> str:
 
 
 def checkin_record(
-    *, entry: Entry, by: Any, now: dt.datetime | None = None, seat: str = ""
+    *, entry: Entry, by: Any, now: dt.datetime | None = None, seat: str = "", key: str = ""
 ) -> CheckIn:
+    """Checks the entry in at ``now``; ``key``: the desk's idempotency key, kept in the audit
+    entry so a tap sent again after an undo is known (``checkin_tap``)."""
     now = now or timezone.now()
     with transaction.atomic():
         entry = (
@@ -76,7 +78,10 @@ def checkin_record(
         check_in = CheckIn.objects.create(
             entry=entry, checked_in_at=now, checked_in_by=by, seat=seat
         )
-        audit(event=entry.event, actor=by, action="entry.check-in", target=entry, seat=seat)
+        extra = {"key": key} if key else {}
+        audit(
+            event=entry.event, actor=by, action="entry.check-in", target=entry, seat=seat, **extra
+        )
     return check_in
 
 
@@ -193,3 +198,47 @@ def seat_offer(*, absent: Entry, by: Any, now: dt.datetime | None = None) -> Sea
             clause=rule.clause or "",
         )
     return offer
+
+
+def _taken(entry: Entry) -> dict[str, str]:
+    done = entry.check_in
+    who = done.checked_in_by
+    return {
+        "by": (who.get_full_name() or who.get_username()) if who else "",
+        "at": done.checked_in_at.isoformat(),
+        "seat": done.seat,
+    }
+
+
+def checkin_tap(
+    *, event: Event, number: int, key: str, by: Any, at: dt.datetime | None = None
+) -> dict[str, Any]:
+    """A check-in tapped on a desk's phone, perhaps offline and sent later; answered as a
+    result tap is (``podium.web.results.services.taps``): ``stored``, ``already`` (this key was
+    stored before, or another desk checked the person in: not a conflict) or ``refused`` with
+    the reason in words. ``at``: the tap's moment on the server's clock, for the window."""
+    answer: dict[str, Any] = {"key": key, "number": number}
+    entry = (
+        event.entries.filter(number=number)
+        .select_related("event", "check_in__checked_in_by")
+        .first()
+    )
+    try:
+        if not key or len(key) > 100:
+            raise Refused(
+                _("Every submission needs a key of 1 to %(max)d characters.") % {"max": 100}
+            )
+        if entry is None:
+            raise Refused(_("No entrant has the number %(number)d.") % {"number": number})
+        if getattr(entry, "check_in", None) is not None:
+            return answer | {"status": "already", **_taken(entry)}
+        replayed = event.audit.filter(
+            action="entry.check-in", target=str(entry)[:200], data__key=key
+        ).exists()
+        if replayed:  # checked in by this very tap, then undone at the desk: not again
+            return answer | {"status": "already", "message": _("This check-in was undone.")}
+        done = checkin_record(entry=entry, by=by, now=at, key=key)
+    except Refused as refused:
+        return answer | {"status": "refused", "message": refusal_text(refused)}
+    entry.check_in = done
+    return answer | {"status": "stored", **_taken(entry)}

@@ -15,16 +15,18 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from podium.web.kernel import taps as batch
 from podium.web.kernel.lookup import event_for
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.roles import is_staff, staffed_by
+from podium.web.kernel.taps import tap_moment
 from podium.web.kernel.text import search_text
 from podium.web.live import polls, versions
 from podium.web.models import Event
@@ -33,6 +35,7 @@ from podium.web.registration.selectors import desk as select
 from podium.web.registration.selectors.payments import fee_lines
 from podium.web.registration.services.checkin import (
     checkin_record,
+    checkin_tap,
     checkin_undo,
     default_seat,
     seat_offer,
@@ -93,6 +96,8 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
         "check_in_rule": event.rulebook.check_in,
         "form": CheckInForm(),
         "undo_form": UndoCheckInForm(),
+        "phone_texts": batch.phone_texts(),
+        "server_now": batch.server_ms(),
     }
     return render(request, "podium/desk/desk.html", context)
 
@@ -181,10 +186,51 @@ def offer(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     return redirect("desk:desk", slug=slug)
 
 
+def entries(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """The desk's list for the phone to keep (``select.desk_list``), once per version."""
+    if not request.user.is_authenticated:
+        return batch.signed_out()
+    event = event_for(request, slug, is_staff)  # 404 to anyone else, any method
+    if request.method != "GET":
+        return HttpResponseNotAllowed(["GET"])
+    tag = versions.desk_tag(event.slug)
+    return batch.versioned(
+        request, tag, 0, "desk-list", lambda: {"entries": select.desk_list(event)}
+    )
+
+
+@require_POST
+def taps(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """A batch of check-ins tapped on a phone (perhaps offline), answered one by one."""
+    if not request.user.is_authenticated:
+        return batch.signed_out()
+    event = event_for(request, slug, is_staff)
+    now = timezone.now()
+    try:
+        sent = [
+            (
+                batch.text(data, "key", where, 100),
+                batch.whole(data, "number", where) or 0,
+                batch.whole(data, "at_ms", where, required=False),
+                batch.whole(data, "offset_ms", where, required=False) or 0,
+            )
+            for where, data in enumerate(batch.batch_of(request))
+        ]
+    except batch.BadBatch as problem:
+        return batch.bad(str(problem))
+    answers = []
+    for key, number, at_ms, offset_ms in sent:
+        at = None if at_ms is None else tap_moment(at_ms + offset_ms, now)
+        answers.append(checkin_tap(event=event, number=number, key=key, by=request.user, at=at))
+    return batch.answered(answers)
+
+
 urlpatterns = [
     path("", index, name="index"),
     path("<slug:slug>/", desk, name="desk"),
     path("<slug:slug>/counts/", counts, name="counts"),
+    path("<slug:slug>/entries.json", entries, name="entries"),
+    path("<slug:slug>/taps/", taps, name="taps"),
     path("<slug:slug>/checkin/<int:entry_id>/", check_in, name="check-in"),
     path("<slug:slug>/undo/<int:entry_id>/", undo, name="undo"),
     path("<slug:slug>/offer/<int:entry_id>/", offer, name="offer"),

@@ -195,6 +195,12 @@ def _current(recorded: Sequence[Result]) -> list[Result]:
     return list(current.values())
 
 
+def current_among(recorded: Sequence[Result]) -> list[Result]:
+    """The current results among ``recorded`` (in recorded order), as ``current_results``
+    finds them."""
+    return _current(recorded)
+
+
 def _recorded(
     event: Event, stage: str, rounds: Collection[int] | None, at: dt.datetime | None
 ) -> list[Result]:
@@ -237,6 +243,19 @@ def current_results(
     """The current result of each subject in the round as of ``at``: entries in number order,
     items in their natural order."""
     return current_by_round(event, stage, (round,), at).get(round, [])
+
+
+def current_of_entries(
+    event: Event, stage: str, round: int, entries: Collection[int]
+) -> list[Result]:
+    """The current results of just these entries (ids) in the round, in number order: one
+    query, however many results the rest of the stage has."""
+    recorded = (
+        Result.objects.filter(event=event, stage=stage, round=round, entry__in=list(entries))
+        .select_related("entry")
+        .order_by("recorded_at", "id")
+    )
+    return _ordered(_current(list(recorded)))
 
 
 def _tour_rows(
@@ -413,6 +432,15 @@ def standings_as_of(
     """The standings of the round from the results and rulings in force at ``at``, with the
     rulings' footnotes (raises ``InputError``)."""
     rows, notes = ruled_rows(event, stage, round, at, rounds)
+    return compute_standings(event.rulebook, stage, rows, notes)
+
+
+def scores_of(event: Event, stage: str, round: int, results: Sequence[Result]) -> Standings:
+    """The standings of just these current results, rulings in force applied: a page that shows
+    a few entrants reads their scores (each made from its own row) without the whole round."""
+    rows, notes, _questions = _entry_rows(
+        event, event.rulebook.stage(stage), round, results, rulings_as_of(event, None)
+    )
     return compute_standings(event.rulebook, stage, rows, notes)
 
 

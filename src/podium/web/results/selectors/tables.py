@@ -8,6 +8,8 @@ Vocabulary:
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from podium.engine.teamflow import Step, TeamTable, replay
 from podium.rules.schema.stages import TeamSolveStage
 from podium.web.models import Entry, Event, TableStep
@@ -35,11 +37,15 @@ def table_of(event: Event, stage: TeamSolveStage, round: int, entry: Entry) -> T
     return replay(stage.puzzles, [as_step(s) for s in steps_of(event, stage, round, entry)])
 
 
-def tables_of(event: Event, stage: TeamSolveStage, round: int) -> dict[int, TeamTable]:
-    """Every team's table in the round, by entry id (one query)."""
+def tables_of(
+    event: Event, stage: TeamSolveStage, round: int, entries: Collection[int] | None = None
+) -> dict[int, TeamTable]:
+    """Every team's table in the round (or of just the ``entries``, ids), by entry id (one
+    query)."""
     steps: dict[int, list[Step]] = {}
-    for step in TableStep.objects.filter(event=event, stage=stage.key, round=round).order_by(
-        "recorded_at", "id"
-    ):
+    found = TableStep.objects.filter(event=event, stage=stage.key, round=round)
+    if entries is not None:
+        found = found.filter(entry__in=list(entries))
+    for step in found.order_by("recorded_at", "id"):
         steps.setdefault(step.entry_id, []).append(as_step(step))
     return {entry: replay(stage.puzzles, s) for entry, s in steps.items()}

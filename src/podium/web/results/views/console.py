@@ -22,6 +22,7 @@ from podium.web.kernel.lookup import event_for, stage_or_404
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.roles import is_head_referee, is_staff
 from podium.web.kernel.stages import has_calendar, round_numbers
+from podium.web.kernel.taps import phone_texts, server_ms
 from podium.web.kernel.text import search_text
 from podium.web.models import Entry, Event, Result
 from podium.web.results.forms import (
@@ -34,7 +35,7 @@ from podium.web.results.forms import (
     StepForm,
 )
 from podium.web.results.selectors.clock import clock_groups, limit_ms, stage_clocks
-from podium.web.results.selectors.console import cards, parse_numbers
+from podium.web.results.selectors.console import PAGE, Choice, cards, parse_numbers
 from podium.web.results.selectors.rows import ENTRY_FORMATS
 
 
@@ -55,9 +56,9 @@ def prefix_of(entry: Entry) -> str:
 
 def back(request: HttpRequest, slug: str, stage: str, round: int, entry: Entry | None) -> str:
     url = reverse("results:round", kwargs={"slug": slug, "stage": stage, "round": round})
-    query = request.POST.get("q", "")
-    if query:
-        url += "?" + urlencode({"q": query})
+    kept = {k: request.POST[k] for k in ("q", "group", "show", "order") if request.POST.get(k)}
+    if kept:
+        url += "?" + urlencode(kept)
     return url + (f"#entry-{entry.number}" if entry else "")
 
 
@@ -96,10 +97,18 @@ def render_console(
     source = request.POST if bound else request.GET
     query = search_text(source.get("q", ""))
     tables = request.session.get(f"tables:{event.pk}", "")
-    mine = parse_numbers(tables) or None
+    group = source.get("group", "")
+    choice = Choice(
+        query=query,
+        mine=frozenset(parse_numbers(tables) or ()),
+        group=group if group in stage.groups else "",
+        open_only=source.get("show") == "open",
+        order="table" if source.get("order") == "table" else "number",
+    )
     head = is_head_referee(request.user, event)
+    shown = cards(event, stage, round, choice)
     items = []
-    for card in cards(event, stage, round, query=query, mine=mine):
+    for card in shown[:PAGE]:
         recorded_by_me = card.current is not None and card.current.recorded_by_id == request.user.pk
         items.append(
             {
@@ -119,6 +128,9 @@ def render_console(
         "round": round,
         "rounds": round_numbers(event, stage) if has_calendar(stage) else [],
         "query": query,
+        "choice": choice,
+        "more": len(shown) > PAGE,
+        "page": PAGE,
         "tables": tables,
         "tables_form": ChoiceOfTables(initial={"tables": tables}),
         "items": items,
@@ -130,6 +142,8 @@ def render_console(
         "counting": getattr(stage, "piece_counting", None),
         "compensation": getattr(stage, "compensation", None) is not None,
         "team": stage.format == "team-solve",
+        "phone_texts": phone_texts(),
+        "server_now": server_ms(),
     }
     return render(request, "podium/results/console.html", context, status=status)
 

@@ -43,7 +43,7 @@ from podium.web.results.services.results import (
     result_record,
     shown,
 )
-from podium.web.results.views import timing
+from podium.web.results.views import taps, timing
 from podium.web.results.views.console import (
     back,
     console_stage,
@@ -264,4 +264,5 @@ urlpatterns = [
     path("<str:stage>/<int:round>/agree/<int:result_id>/", agree, name="agree"),
     path("<str:stage>/<int:round>/confirm/<int:result_id>/", confirm, name="confirm"),
     *timing.urlpatterns,
+    *taps.urlpatterns,
 ]

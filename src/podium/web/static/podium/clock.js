@@ -50,6 +50,8 @@
       .then(function (answer) { learn(answer.headers.get("X-Podium-Now")); tick(); })
       .catch(function () {});
   }
+  // The desks' offline script knows the server's time better on a page kept from earlier.
+  window.podiumClock = { learn: function (serverNow) { learn(serverNow); tick(); } };
   tick();
   setInterval(tick, 250);
 })();
