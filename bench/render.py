@@ -179,8 +179,12 @@ def season_report(tours: int, teams: int, runs: int) -> None:
 
     walls, cpus = runs_of(cold, runs)
     view = round_tables(event, event.rulebook.stage(SEASON), 1, False)
-    cells_floor = "".join(f"<td>{t}.{k}</td>" for k in range(teams) for t in range(tours))
-    floor_walls, floor_cpus = runs_of(lambda: floor_rows(view.tables) + cells_floor, 5)
+
+    def floor() -> str:
+        chart = "".join(f"<td>{t}.{k}</td>" for k in range(teams) for t in range(tours))
+        return floor_rows(view.tables) + chart
+
+    floor_walls, floor_cpus = runs_of(floor, 5)
     print(f"Season: {tours} tours × {teams} teams")
     print(line("(c) season page, cold", walls, cpus))
     print(line("    floor: its rows and chart cells joined", floor_walls, floor_cpus))
