@@ -61,24 +61,24 @@ def jigsaw_pages(built: Any) -> dict[str, tuple[Any, str]]:
 
 JIGSAW = {
     "stages": 6,
-    "prizes": 11,
+    "prizes": 10,
     "entries": 4,
     "event": 4,
     "draws": 3,
-    "individual-qualification": 11,
-    "individual-qualification table": 9,
-    "individual-qualification projector": 10,
-    "individual-qualification projector table": 9,
+    "individual-qualification": 10,
+    "individual-qualification table": 8,
+    "individual-qualification projector": 9,
+    "individual-qualification projector table": 8,
     "individual-final": 7,
     "individual-final table": 5,
     "individual-final projector": 6,
     "individual-final projector table": 5,
-    "team": 11,
-    "team table": 9,
-    "team projector": 10,
-    "team projector table": 9,
-    "qualification, staff": 15,  # the top bar: my places
-    "qualification, staff as of": 18,  # the top bar: my places
+    "team": 10,
+    "team table": 8,
+    "team projector": 9,
+    "team projector table": 8,
+    "qualification, staff": 14,  # the top bar: my places
+    "qualification, staff as of": 14,  # the top bar: my places
 }
 
 
@@ -107,33 +107,33 @@ def club_pages(built: Any) -> dict[str, tuple[Any, str]]:
 
 CLUB = {
     "stages": 6,
-    "prizes": 15,
+    "prizes": 14,
     "entries": 4,
     "event": 4,
     "draws": 3,
-    "chgk-season": 29,
-    "chgk-season table": 17,
-    "chgk-season projector": 18,
-    "chgk-season projector table": 17,
-    "chgk-tour": 27,
+    "chgk-season": 20,
+    "chgk-season table": 16,
+    "chgk-season projector": 17,
+    "chgk-season projector table": 16,
+    "chgk-tour": 26,
     "chgk-tour table": 6,
-    "chgk-tour projector": 16,
+    "chgk-tour projector": 15,
     "chgk-tour projector table": 6,
     "chgk-tour 1": 19,
     "chgk-tour 1 table": 6,
     "chgk-tour 1 projector": 8,
     "chgk-tour 1 projector table": 6,
-    "brainball": 19,
-    "brainball table": 17,
-    "brainball projector": 18,
-    "brainball projector table": 17,
-    "superfinal": 17,
-    "superfinal table": 15,
-    "superfinal projector": 16,
-    "superfinal projector table": 15,
-    "season, staff": 33,  # the top bar: my places
-    "season, staff as of": 31,  # the top bar: my places
-    "tour, staff": 31,  # the top bar: my places
+    "brainball": 18,
+    "brainball table": 16,
+    "brainball projector": 17,
+    "brainball projector table": 16,
+    "superfinal": 16,
+    "superfinal table": 14,
+    "superfinal projector": 15,
+    "superfinal projector table": 14,
+    "season, staff": 24,  # the top bar: my places
+    "season, staff as of": 22,  # the top bar: my places
+    "tour, staff": 30,  # the top bar: my places
 }
 
 
@@ -162,11 +162,11 @@ BOWLING = {
     "entries": 4,
     "event": 4,
     "draws": 3,
-    "qualification": 19,
-    "qualification table": 13,
-    "qualification projector": 14,
-    "qualification projector table": 13,
-    "qualification, staff": 23,  # the top bar: my places
+    "qualification": 16,
+    "qualification table": 12,
+    "qualification projector": 13,
+    "qualification projector table": 12,
+    "qualification, staff": 20,  # the top bar: my places
     "lane schedule": 4,
 }
 

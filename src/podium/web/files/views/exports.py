@@ -41,6 +41,7 @@ from podium.web.files.selectors.lists import (
 )
 from podium.web.files.selectors.scorecards import scorecards_document
 from podium.web.kernel.lookup import event_for, stage_or_404
+from podium.web.kernel.memo import shared_reads
 from podium.web.kernel.roles import is_staff
 from podium.web.kernel.stages import has_calendar, round_numbers, rounds_of
 from podium.web.models import Event, Squad
@@ -77,7 +78,7 @@ def _attachment(content: bytes, content_type: str, filename: str) -> HttpRespons
 
 def _download(event: Event, build: Callable[[], Document | None], fmt: str) -> HttpResponse:
     """Builds the document and writes it in the request's language, in the event's time zone."""
-    with timezone.override(event.zone):
+    with timezone.override(event.zone), shared_reads():  # its tables and charts: one read
         document = build()
         if document is None:
             raise Http404

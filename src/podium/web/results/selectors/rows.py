@@ -47,6 +47,7 @@ from podium.web.disputes.selectors.rulings import (
     rulings_recorded,
     tour_rulings,
 )
+from podium.web.kernel.memo import shared, shared_value
 from podium.web.kernel.stages import stage_entries, team_labels
 from podium.web.kernel.texts import page_row
 from podium.web.models import Entry, Event, Result
@@ -222,7 +223,34 @@ def current_by_round(
 ) -> dict[int, list[Result]]:
     """Round number → its current results as of ``at`` (as ``current_results`` orders them),
     for ``rounds`` (``None``: every round with a result), in one read; ``members``: with their
-    entries' members (in one more)."""
+    entries' members (in one more). Made once in a shared block (``kernel.memo``), where a
+    read without members is served from one with them."""
+    wanted = tuple(sorted(rounds)) if rounds is not None else None
+    made = _made_before(event, stage, wanted, at, members)
+    if made is None:
+        made = shared(
+            ("current", event.pk, stage, wanted, at, members),
+            lambda: _current_by_round(event, stage, rounds, at, members),
+        )
+    return {n: list(results) for n, results in made.items() if wanted is None or n in wanted}
+
+
+def _made_before(
+    event: Event, stage: str, wanted: tuple[int, ...] | None, at: dt.datetime | None, members: bool
+) -> dict[int, list[Result]] | None:
+    """What a read made before in the shared block holds of this one: the same rounds or every
+    round, with the members if they are wanted."""
+    for rounds in dict.fromkeys((wanted, None)):
+        for with_members in dict.fromkeys((members, True)):
+            made = shared_value(("current", event.pk, stage, rounds, at, with_members))
+            if made is not None:
+                return made  # type: ignore[no-any-return]
+    return None
+
+
+def _current_by_round(
+    event: Event, stage: str, rounds: Collection[int] | None, at: dt.datetime | None, members: bool
+) -> dict[int, list[Result]]:
     by_round: dict[int, list[Result]] = defaultdict(list)
     for result in _recorded(event, stage, rounds, at):
         by_round[result.round].append(result)
@@ -319,7 +347,22 @@ def ruled_rows(
 ) -> tuple[list[RawRow], Notes]:
     """The engine's rows for the round as of ``at`` with the rulings in force then applied
     (``podium.web.disputes.selectors.rulings``), and the footnotes they add; a season reads the
-    tours ``rounds`` (every tour when ``None``)."""
+    tours ``rounds`` (every tour when ``None``). Made once in a shared block."""
+    wanted = tuple(sorted(rounds)) if rounds is not None else None
+    rows, notes = shared(
+        ("ruled", event.pk, stage, round, at, wanted),
+        lambda: _ruled_rows(event, stage, round, at, rounds),
+    )
+    return list(rows), dict(notes)
+
+
+def _ruled_rows(
+    event: Event,
+    stage: str,
+    round: int,
+    at: dt.datetime | None,
+    rounds: Collection[int] | None,
+) -> tuple[list[RawRow], Notes]:
     the_stage = event.rulebook.stage(stage)
     rulings = rulings_as_of(event, at)
     if isinstance(the_stage, ChgkSeasonStage):
@@ -430,9 +473,14 @@ def standings_as_of(
     rounds: Collection[int] | None = None,
 ) -> Standings:
     """The standings of the round from the results and rulings in force at ``at``, with the
-    rulings' footnotes (raises ``InputError``)."""
-    rows, notes = ruled_rows(event, stage, round, at, rounds)
-    return compute_standings(event.rulebook, stage, rows, notes)
+    rulings' footnotes (raises ``InputError``). Computed once in a shared block."""
+    wanted = tuple(sorted(rounds)) if rounds is not None else None
+
+    def computed() -> Standings:
+        rows, notes = ruled_rows(event, stage, round, at, rounds)
+        return compute_standings(event.rulebook, stage, rows, notes)
+
+    return shared(("standings", event.pk, stage, round, at, wanted), computed)
 
 
 def scores_of(event: Event, stage: str, round: int, results: Sequence[Result]) -> Standings:

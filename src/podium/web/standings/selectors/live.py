@@ -8,8 +8,9 @@ Vocabulary:
 - live round: ``selectors.standings.round_tables`` of the round for who, at a version tag.
 - row key: a table's key and a row's number (its id where it has none), as the page names the
   row (``?why=A.12``).
-- row shelves: when a live round is computed its rows are also kept on ``SHELVES`` shelves
-  (by a hash of the row key), so a row's "why" reads one small shelf, not the whole round.
+- row shelves: when the first "why" of a live round's version is asked, its rows are kept on
+  ``SHELVES`` shelves (by a hash of the row key), so the next "why" reads one small shelf, not
+  the whole round.
 """
 
 from __future__ import annotations
@@ -57,29 +58,35 @@ def _shelf(subject: str, tag: str, key: str) -> str:
 def live_round(event: Event, stage: Stage, round: int, staff: bool, tag: str) -> RoundTables:
     """The round for the visitor at ``tag`` (see the vocabulary)."""
     subject = _subject(event, stage, round, staff)
-
-    def compute() -> RoundTables:
-        view = round_tables(event, stage, round, staff)
-        shelves: dict[str, dict[str, tuple[Row, Row]]] = defaultdict(dict)
-        for number in range(SHELVES):
-            shelves[f"{subject}@{tag}:shelf:{number}"] = {}
-        for table in view.tables:
-            named = {"key": table["key"], "title": table["title"]}
-            for row in table["rows"]:
-                key = row_key(table["key"], row)
-                shelves[_shelf(subject, tag, key)][key] = (named, row)
-        cache.set_many(shelves, timeout=flight.GRACE_S * 4)
-        return view
-
+    compute = lambda: round_tables(event, stage, round, staff)  # noqa: E731
     return flight.once(subject, tag, compute, exact=True)[1]
+
+
+def _shelve(subject: str, tag: str, view: RoundTables) -> bool:
+    """Keeps the round's rows on their shelves (see the vocabulary)."""
+    shelves: dict[str, dict[str, tuple[Row, Row]]] = defaultdict(dict)
+    for number in range(SHELVES):
+        shelves[f"{subject}@{tag}:shelf:{number}"] = {}
+    for table in view.tables:
+        named = {"key": table["key"], "title": table["title"]}
+        for row in table["rows"]:
+            key = row_key(table["key"], row)
+            shelves[_shelf(subject, tag, key)][key] = (named, row)
+    cache.set_many(shelves, timeout=flight.GRACE_S * 4)
+    return True
 
 
 def live_row(
     event: Event, stage: Stage, round: int, staff: bool, tag: str, key: str
 ) -> tuple[Row, Row] | None:
-    """The table and the row of the live round a row key names (``None``: no such row)."""
-    shelf = cache.get(_shelf(_subject(event, stage, round, staff), tag, key))
+    """The table and the row of the live round a row key names (``None``: no such row). The
+    first "why" of a version shelves the round's rows (once per version: a table re-rendered at
+    every write does not pay for the shelves of versions nobody asks "why" of)."""
+    subject = _subject(event, stage, round, staff)
+    shelf = cache.get(_shelf(subject, tag, key))
     if shelf is not None:
         found: tuple[Row, Row] | None = shelf.get(key)
         return found
-    return find_row(live_round(event, stage, round, staff, tag).tables, key)
+    view = live_round(event, stage, round, staff, tag)
+    flight.once(f"{subject}:shelves", tag, lambda: _shelve(subject, tag, view), exact=True)
+    return find_row(view.tables, key)

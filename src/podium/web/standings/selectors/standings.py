@@ -27,11 +27,11 @@ from django.utils.dateparse import parse_datetime
 
 from podium.engine.advancement import Decision
 from podium.engine.collector import paused_gc
-from podium.engine.compute import compute_standings
 from podium.engine.errors import InputError
 from podium.engine.standings import Table
 from podium.rules.schema.ranking import Pool
 from podium.rules.schema.stages import ChgkSeasonStage, Stage
+from podium.web.kernel.memo import shared_reads
 from podium.web.kernel.stages import has_calendar, rounds_of
 from podium.web.kernel.texts import page_row, problem_text
 from podium.web.models import (
@@ -44,7 +44,12 @@ from podium.web.results.selectors.publication import (
     publication_state,
     publications_current,
 )
-from podium.web.results.selectors.rows import ITEM_FORMATS, labels_by_number, ruled_rows
+from podium.web.results.selectors.rows import (
+    ITEM_FORMATS,
+    labels_by_number,
+    ruled_rows,
+    standings_as_of,
+)
 from podium.web.results.selectors.verification import unverified, unverified_by_round
 
 PUBLIC_STATES = (Publication.State.PRELIMINARY, Publication.State.FINAL)
@@ -165,15 +170,15 @@ def live_tables(
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """The round's tables from the current results (a season: of ``tours``), or the problems
     that keep them from ranking; no result yet: no table and no problem."""
-    rows, notes = ruled_rows(event, stage.key, round, at, rounds=tours)
-    if not rows:
-        return [], []
-    try:
-        standings = compute_standings(event.rulebook, stage.key, rows, notes)
-    except InputError as exc:
-        return [], [problem_text(p) for p in exc.problems]
+    with shared_reads():  # the unverified results are of the same read
+        if not ruled_rows(event, stage.key, round, at, rounds=tours)[0]:
+            return [], []
+        try:
+            standings = standings_as_of(event, stage.key, round, at, rounds=tours)
+        except InputError as exc:
+            return [], [problem_text(p) for p in exc.problems]
+        unchecked = _unverified_ids(event, stage, round, tours, at)
     numbers = _numbers_by_label(event, stage)
-    unchecked = _unverified_ids(event, stage, round, tours, at)
     tables = []
     for table in standings.tables:
         following = _next_live(table)

@@ -40,6 +40,7 @@ from podium.rules.schema.stages import Stage
 from podium.web.disputes.selectors.appeals import published_verdicts
 from podium.web.kernel.languages import speak_event_language
 from podium.web.kernel.lookup import round_or_404, stage_or_404
+from podium.web.kernel.memo import shared_reads
 from podium.web.kernel.roles import is_organizer, is_staff
 from podium.web.kernel.stages import has_calendar
 from podium.web.kernel.text import search_text
@@ -140,7 +141,8 @@ def _served(request: HttpRequest, staff: bool, tag: str, page: Any, etag: str) -
     """The page, as a snapshot for an anonymous visitor, rendered for anyone else."""
 
     def rendered() -> HttpResponse:
-        response: HttpResponse = page()
+        with shared_reads():  # its table and its charts read the round once
+            response: HttpResponse = page()
         response["ETag"] = etag
         return response
 
@@ -295,7 +297,8 @@ def _fragment(
         return _no_cache(polls.not_modified(current))
 
     def fragment() -> HttpResponse:
-        context = _live_context(event, the_stage, round, staff, view, tag)
+        with shared_reads():
+            context = _live_context(event, the_stage, round, staff, view, tag)
         response = render(request, "podium/standings/_live.html", context)
         response["ETag"] = context["etag"]
         return response

@@ -26,9 +26,10 @@ from podium.engine.formats.chgk.season import PLAYOFF
 from podium.engine.inputs import RawRow
 from podium.rules.schema import Rulebook
 from podium.rules.schema.stages import ChgkSeasonStage, ChgkTourStage, Stage
+from podium.web.kernel.memo import shared_reads
 from podium.web.kernel.stages import rounds_of
 from podium.web.models import Event
-from podium.web.results.selectors.rows import rounds_rows, stage_rows
+from podium.web.results.selectors.rows import rounds_rows, stage_rows, standings_as_of
 from podium.web.results.selectors.tours import tour_questions
 from podium.web.standings.charts.bars import Bar, bar_strip
 from podium.web.standings.charts.lines import Series, line_chart
@@ -64,18 +65,20 @@ def tour_points(
 def season_chart(
     event: Event, stage: ChgkSeasonStage, staff: bool, at: dt.datetime | None = None
 ) -> Chart | None:
-    tours, drafts = season_tours(event, stage, staff)
-    rows = stage_rows(event, stage.key, at=at, rounds=tours)
-    if not rows:
-        return None
+    summed, drafts = season_tours(event, stage, staff)
+    with shared_reads():  # the rows read once, and with the table when drawn with it
+        rows = stage_rows(event, stage.key, at=at, rounds=summed)
+        if not rows:
+            return None
+        try:
+            # The table's own standings: footnotes aside, the same.
+            season = standings_as_of(event, stage.key, at=at, rounds=summed).tables[0]
+            by_tour = tour_points(event.rulebook, stage.tour, rows)
+        except InputError:
+            return None  # the season's own table says what is wrong (to staff)
     played = {row.cells.get("tour") for row in rows}
-    tours = [t for t in tours if str(t) in played]  # as of a past moment, those played by then
+    tours = [t for t in summed if str(t) in played]  # as of a past moment, those played by then
     drafts = [t for t in drafts if t in tours]
-    try:
-        season = compute_standings(event.rulebook, stage.key, rows).tables[0]
-        by_tour = tour_points(event.rulebook, stage.tour, rows)
-    except InputError:
-        return None  # the season's own table says what is wrong (to staff)
     series, table_rows, standing = [], [], []
     for place, row in enumerate(season.rows, start=1):
         running, values = Decimal(0), []

@@ -10,11 +10,13 @@ Vocabulary:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.template.defaultfilters import floatformat
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 from podium.web.standings.charts.svg import ident
 
@@ -41,6 +43,12 @@ class Chart:
 
 
 def points_text(value: Decimal | float | int) -> str:
+    return _points_text(value, get_language() or "")
+
+
+@functools.lru_cache(maxsize=4096)
+def _points_text(value: Decimal | float | int, language: str) -> str:
+    # A season's chart writes the same few sums thousands of times (teams × tours).
     return str(floatformat(value, "-3"))
 
 
