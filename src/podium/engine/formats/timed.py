@@ -296,7 +296,13 @@ def _summed_team_scorer(stage: TeamSolveStage) -> ScoreRow:
             problems.add(
                 reader.where(row, "time"), _("a finished puzzle needs the time it was done")
             )
-        if finished and pieces:
+        complete = None
+        if finished and pieces == total_pieces:
+            # Every piece of every puzzle: the figure agrees with a finished team.
+            complete = Reason(None, _(
+                "pieces %(pieces)s: every piece of the %(n)s puzzles, as a finished team has; "
+                "ranked by its time", pieces=pieces, n=n))  # fmt: skip
+        elif finished and pieces:
             problems.add(
                 reader.where(row, "pieces"),
                 _("every puzzle is finished, so there are no pieces to count"),
@@ -332,7 +338,8 @@ def _summed_team_scorer(stage: TeamSolveStage) -> ScoreRow:
             assert millis is not None
             total, text, penalty = _penalty(millis, missing or 0, stage)
             metrics = {"finished": 1, "time_ms": total, "pieces": None}
-            return Scored(metrics, Joined((f"{n}/{n}", text), " "), (rule, *penalty))
+            said = (complete,) if complete else ()
+            return Scored(metrics, Joined((f"{n}/{n}", text), " "), (rule, *penalty, *said))
         assert pieces is not None
         note = _counting_note(stage, pieces)
         counted = _("%(n)s pcs", n=pieces)
