@@ -181,9 +181,18 @@ def _team(rulebook: Rulebook, stage: Stage, field: list[Entrant], rng: random.Ra
         if done == puzzles:
             cells["missing"] = str(rng.choice((0, 0, 0, 0, 1)))
         if done < puzzles:
-            cells["pieces"] = str(int(min(stage.puzzles) * (0.3 + 0.6 * e.strength)))
+            cells["pieces"] = str(_unfinished_pieces(stage, done, e))
         out.append(cells)
     return out
+
+
+def _unfinished_pieces(stage: TeamSolveStage, done: int, e: Entrant) -> int:
+    """The pieces an unfinished team counts: on its puzzle in progress, or under
+    ``pieces-summed`` on all its puzzles together (its finished ones, the smallest, whole)."""
+    ordered = sorted(stage.puzzles)
+    if stage.unfinished.method != "pieces-summed":
+        return int(ordered[0] * (0.3 + 0.6 * e.strength))
+    return sum(ordered[:done]) + int(ordered[done] * (0.3 + 0.6 * e.strength))
 
 
 def _games(rulebook: Rulebook, stage: Stage, field: list[Entrant], rng: random.Random) -> Cells:
