@@ -105,11 +105,11 @@ def test_check_reports_criteria_that_do_not_fit_the_format(tmp_path: Path) -> No
     assert result.stdout == ""
     lines = result.stderr.splitlines()
     assert lines[0] == (
-        f"{path}: stages[0].ranking.criteria[1]: criterion 'total' does not apply to format "
+        f"{path}:17: stages[0].ranking.criteria[1]: criterion 'total' does not apply to format "
         "'timed-solve' (it takes: finished, pieces, time)"
     )
     assert lines[1].startswith(
-        f"{path}: stages[0].ranking.criteria[2]: unknown criterion 'fastest'"
+        f"{path}:17: stages[0].ranking.criteria[2]: unknown criterion 'fastest'"
     )
     assert len(lines) == 2
 
@@ -241,8 +241,8 @@ def test_check_takes_the_question_rating_and_tours_of_any_length(tmp_path: Path)
     result = run("check", str(misfit))
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
-        f"{misfit}: stages[0].ranking.criteria[1]: criterion 'question-rating' does not apply to "
-        "format 'timed-solve' (it takes: finished, pieces, time)"
+        f"{misfit}:17: stages[0].ranking.criteria[1]: criterion 'question-rating' does not "
+        "apply to format 'timed-solve' (it takes: finished, pieces, time)"
     ]
     shorter = tmp_path / "shorter.yaml"
     shorter.write_text(text.replace("max_questions: 36", "max_questions: 12"), "utf-8")

@@ -46,8 +46,15 @@ def load_checked(source: str, prefix: str = "") -> Rulebook:
     if problems:
         # Named as the loader names its source, so both kinds of problem read alike.
         name = f"preset:{source}" if source in loader.PRESETS else str(Path(source))
-        for engine_problem in problems:
-            typer.echo(f"{prefix}{name}: {engine_problem}", err=True)
+        text = (
+            loader.preset_text(source)
+            if source in loader.PRESETS
+            else Path(source).read_text(encoding="utf-8")
+        )  # it loaded, so it reads
+        lines = loader.lines_of(text, [p.where for p in problems])
+        for engine_problem, line in zip(problems, lines, strict=True):
+            where = f"{name}:{line}" if line else name
+            typer.echo(f"{prefix}{where}: {engine_problem}", err=True)
         raise typer.Exit(USAGE_ERROR)
     return rulebook
 
