@@ -66,9 +66,19 @@ def test_check_a_file(tmp_path: Path) -> None:
     result = run("check", str(path))
     assert (result.exit_code, result.stdout, result.stderr) == (
         0,
-        "ok: demo — Demo (1 stages)\n",
+        "ok: demo — Demo (1 stages)\n"
+        "default: stages[0].piece_counting: Podium's default on piece counting: "
+        "groups-of-at-least 3; this rulebook has no clause on it\n",
         "",
     )
+
+
+def test_check_lists_no_default_once_the_rulebook_writes_the_setting(tmp_path: Path) -> None:
+    path = tmp_path / "demo.yaml"
+    counted = "    piece_counting: {method: joined-to-at-least, size: 2, clause: 'Rule 4'}\n"
+    path.write_text(GOOD.replace("    ranking:\n", counted + "    ranking:\n", 1), "utf-8")
+    result = run("check", str(path))
+    assert (result.exit_code, result.stdout) == (0, "ok: demo — Demo (1 stages)\n")
 
 
 def test_check_a_shown_preset_saved_as_a_file(tmp_path: Path) -> None:
