@@ -274,7 +274,8 @@ def body_limits(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable
         if size and request.path.startswith("/api/"):
             if json_depth(request.body) > JSON_MAX_DEPTH:
                 return _too_deep(request)
-            unreadable = unreadable_json(request.body)
+            with translation.override(_language(request)):
+                unreadable = unreadable_json(request.body)
             if unreadable is not None:
                 return _unreadable(request, unreadable)
         if request.META.get("QUERY_STRING"):
