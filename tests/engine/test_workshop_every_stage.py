@@ -73,3 +73,15 @@ def test_the_wjpc_team_stage_generates_pieces_summed_rows_it_accepts(seed: int) 
     puzzles")."""
     book = BOOKS[next(s for s in SOURCES if s.endswith("wjpc-2024.yaml"))]
     assert _generated(book, "team-round", seed, 30) > 0
+
+
+def test_a_grouped_league_simulates_group_by_group() -> None:
+    """A head-to-head stage with groups: the generator plays a league in each group, with the
+    battle's group column its format needs."""
+    grouped = loader.preset_text("deti-kolomny").replace(
+        "    format: head-to-head\n", "    format: head-to-head\n    groups: [A, B]\n", 1
+    )
+    book = loader.parse(grouped)
+    report = workshop.simulate(book, "brainball", entrants=8, seed=5, runs=3)
+    assert [t.key for t in report.preview.tables] == ["A", "B"]
+    assert [len(t.rows) for t in report.preview.tables] == [4, 4]

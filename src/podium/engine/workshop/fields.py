@@ -250,18 +250,23 @@ def _league(rulebook: Rulebook, stage: Stage, field: list[Entrant], rng: random.
     match = getattr(stage, "match", None)
     questions = match.questions if match else 6
     rounds = getattr(stage, "rounds", 1)
-    teams = field
+    # A grouped stage plays a league in each group: the teams dealt out to the groups in turn.
+    groups = list(stage.groups) or [""]
     out: Cells = []
-    for r in range(1, rounds + 1):
-        for i, a in enumerate(teams):
-            for b in teams[i + 1 :]:
-                won = [rng.random() for _q in range(questions)]
-                share = 0.5 + (a.strength - b.strength) / 2
-                first = sum(w < share * 0.9 for w in won)
-                second = sum(w > 1 - (1 - share) * 0.9 for w in won)
-                battle = f"R{r}-{len(out) + 1:03d}"
-                out.append({"id": battle, "round": str(r), "team1": a.name, "team2": b.name,
-                            "score1": str(first), "score2": str(second)})  # fmt: skip
+    for g, group in enumerate(groups):
+        teams = field[g :: len(groups)]
+        for r in range(1, rounds + 1):
+            for i, a in enumerate(teams):
+                for b in teams[i + 1 :]:
+                    won = [rng.random() for _q in range(questions)]
+                    share = 0.5 + (a.strength - b.strength) / 2
+                    first = sum(w < share * 0.9 for w in won)
+                    second = sum(w > 1 - (1 - share) * 0.9 for w in won)
+                    battle = f"R{r}-{len(out) + 1:03d}"
+                    out.append({"id": battle, "round": str(r), "team1": a.name, "team2": b.name,
+                                "score1": str(first), "score2": str(second)})  # fmt: skip
+                    if group:
+                        out[-1]["group"] = group
     return out
 
 
