@@ -21,6 +21,11 @@ from podium.rules.schema import Rulebook
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "rulebooks"
 SOURCES = [*loader.PRESETS, *sorted(str(p) for p in EXAMPLES.glob("*.yaml"))]
 BOOKS = {source: loader.load(source) for source in SOURCES}
+# The club's rulebook with its league in two groups: a format's groups are generated too.
+GROUPED = loader.preset_text("deti-kolomny").replace(
+    "    format: head-to-head\n", "    format: head-to-head\n    groups: [A, B]\n", 1
+)
+BOOKS["deti-kolomny-grouped"] = loader.parse(GROUPED)
 STAGES = [(source, stage.key) for source, book in BOOKS.items() for stage in book.stages]
 
 
@@ -78,10 +83,7 @@ def test_the_wjpc_team_stage_generates_pieces_summed_rows_it_accepts(seed: int) 
 def test_a_grouped_league_simulates_group_by_group() -> None:
     """A head-to-head stage with groups: the generator plays a league in each group, with the
     battle's group column its format needs."""
-    grouped = loader.preset_text("deti-kolomny").replace(
-        "    format: head-to-head\n", "    format: head-to-head\n    groups: [A, B]\n", 1
-    )
-    book = loader.parse(grouped)
+    book = BOOKS["deti-kolomny-grouped"]
     report = workshop.simulate(book, "brainball", entrants=8, seed=5, runs=3)
     assert [t.key for t in report.preview.tables] == ["A", "B"]
     assert [len(t.rows) for t in report.preview.tables] == [4, 4]
