@@ -98,3 +98,30 @@ def test_the_command_line_reads_the_venues_workbook_when_told_how_to_read_the_st
         "Ежи": ("2", "3", "3 q", "3"),
     }
     assert "note: Sheet1!A14: “1 - Зачтен АЖ” is no team: kept as a note" in done.stderr
+
+
+def test_the_web_preview_shows_the_notes_and_asks_for_the_stray_cell(
+    make_event: Any, make_user: Any, add_entry: Any
+) -> None:
+    from podium.web.files.services.imports import results_import, results_preview
+    from podium.web.models import Result, Round
+
+    boss = make_user("olga")
+    event = make_event("deti-kolomny", organizer=boss)
+    event.rulebook_text = event.rulebook_text.replace("questions: 15", "questions: 6", 1)
+    event.save()
+    Round.objects.get_or_create(event=event, stage="chgk-tour", number=1,
+                                defaults={"starts_at": event.starts_at})  # fmt: skip
+    for number, name in [(1, "Лисы"), (2, "Совы"), (3, "Ежи")]:
+        add_entry(event, number, name, category="teams")
+    sheet = read_upload("venue.xlsx", venue_workbook(), rating=True)
+    plan = results_preview(event=event, stage="chgk-tour", round=1, sheet=sheet, by=boss)
+    assert "Sheet1!A14: “1 - Зачтен АЖ” is no team: kept as a note" in plan.notes
+    assert [i.message for i in plan.issues] == [
+        "Sheet1!E12: “BH” is not a mark; Podium would read it as ? (disputed): decide how to "
+        "read it"
+    ]
+    results_import(event=event, stage="chgk-tour", round=1, sheet=sheet, by=boss, token="v",
+                   decisions={0: "0"})  # fmt: skip
+    masks = {r.entry.name: r.cells["mask"] for r in Result.objects.select_related("entry")}
+    assert masks == {"Лисы": "1101?1", "Совы": "011001", "Ежи": "100011"}
