@@ -87,3 +87,9 @@ def test_a_grouped_league_simulates_group_by_group() -> None:
     report = workshop.simulate(book, "brainball", entrants=8, seed=5, runs=3)
     assert [t.key for t in report.preview.tables] == ["A", "B"]
     assert [len(t.rows) for t in report.preview.tables] == [4, 4]
+
+
+@pytest.mark.parametrize("entrants", [2, 3])
+def test_a_grouped_league_too_small_for_every_group_still_plays(entrants: int) -> None:
+    """Two or three teams cannot fill two groups: they play in the first."""
+    assert _generated(BOOKS["deti-kolomny-grouped"], "brainball", 1, entrants) == entrants

@@ -156,6 +156,8 @@ def _timed(rulebook: Rulebook, stage: Stage, field: list[Entrant], rng: random.R
         cells = _common(stage, e, n)
         seconds = _finish_time(e, limit, rng, times)
         if seconds is None:
+            # The column is there even when nobody finishes (a small field): the file's header.
+            cells["time"] = ""
             cells["pieces"] = str(int(stage.pieces * (0.5 + 0.45 * e.strength)))
         else:
             cells["time"] = _clock(seconds)
@@ -251,7 +253,8 @@ def _league(rulebook: Rulebook, stage: Stage, field: list[Entrant], rng: random.
     questions = match.questions if match else 6
     rounds = getattr(stage, "rounds", 1)
     # A grouped stage plays a league in each group: the teams dealt out to the groups in turn.
-    groups = list(stage.groups) or [""]
+    # (Only as many groups as can play a battle: two teams each.)
+    groups = list(stage.groups)[: max(1, len(field) // 2)] or [""]
     out: Cells = []
     for g, group in enumerate(groups):
         teams = field[g :: len(groups)]
