@@ -194,3 +194,49 @@ def test_a_sound_archive_imports_and_its_standings_answer(
     stage = copy.rulebook.stages[0].key
     assert client.get(f"/standings/copy/{stage}/").status_code == 200
     assert client.get(f"/export/copy/standings/{stage}/1.csv").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (
+            lambda d: d["entries"].append({"oops": [1, 2]}),
+            "entries[1]: oops: not a field of entries",
+        ),
+        (
+            lambda d: d["entries"].append({"name": "Nobody"}),
+            "entries[1]: number",
+        ),
+    ],
+    ids=["unknown-field", "required-missing"],
+)
+def test_import_event_names_the_row_of_an_entry_it_cannot_make(
+    archive: dict[str, Any], change: Any, said: str, tmp_path: Path, bounded: Any
+) -> None:
+    change(archive)
+    path = tmp_path / "archive.json"
+    path.write_text(json.dumps(archive), encoding="utf-8")
+    line = refused_import(path, bounded)
+    assert line.startswith(f"podium: {path}: {said}"), line
+    assert not Event.objects.filter(slug="copy").exists()
+
+
+@pytest.mark.parametrize(
+    ("raw", "said"),
+    [
+        ('"number": ' + "9" * 5000, "a number of 5000 digits; Podium reads numbers of at most 40"),
+        ('"name": "\\ud800"', "$.entries[0].name holds a lone surrogate"),
+    ],
+    ids=["5000-digits", "lone-surrogate"],
+)
+def test_import_event_refuses_a_huge_integer_or_a_lone_surrogate_unwritten(
+    archive: dict[str, Any], raw: str, said: str, tmp_path: Path, bounded: Any
+) -> None:
+    key = raw.split(":")[0].strip('"')
+    archive["entries"][0][key] = "PLACEHOLDER"
+    text = json.dumps(archive).replace(f'"{key}": "PLACEHOLDER"', raw, 1)
+    path = tmp_path / "archive.json"
+    path.write_text(text, encoding="utf-8")
+    line = refused_import(path, bounded)
+    assert line.startswith(f"podium: {path}: cannot read the archive: {said}"), line
+    assert not Event.objects.filter(slug="copy").exists()

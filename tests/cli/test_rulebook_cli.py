@@ -66,9 +66,19 @@ def test_check_a_file(tmp_path: Path) -> None:
     result = run("check", str(path))
     assert (result.exit_code, result.stdout, result.stderr) == (
         0,
-        "ok: demo — Demo (1 stages)\n",
+        "ok: demo — Demo (1 stages)\n"
+        "default: stages[0].piece_counting: Podium's default on piece counting: "
+        "groups-of-at-least 3; this rulebook has no clause on it\n",
         "",
     )
+
+
+def test_check_lists_no_default_once_the_rulebook_writes_the_setting(tmp_path: Path) -> None:
+    path = tmp_path / "demo.yaml"
+    counted = "    piece_counting: {method: joined-to-at-least, size: 2, clause: 'Rule 4'}\n"
+    path.write_text(GOOD.replace("    ranking:\n", counted + "    ranking:\n", 1), "utf-8")
+    result = run("check", str(path))
+    assert (result.exit_code, result.stdout) == (0, "ok: demo — Demo (1 stages)\n")
 
 
 def test_check_a_shown_preset_saved_as_a_file(tmp_path: Path) -> None:
@@ -105,11 +115,11 @@ def test_check_reports_criteria_that_do_not_fit_the_format(tmp_path: Path) -> No
     assert result.stdout == ""
     lines = result.stderr.splitlines()
     assert lines[0] == (
-        f"{path}: stages[0].ranking.criteria[1]: criterion 'total' does not apply to format "
+        f"{path}:17: stages[0].ranking.criteria[1]: criterion 'total' does not apply to format "
         "'timed-solve' (it takes: finished, pieces, time)"
     )
     assert lines[1].startswith(
-        f"{path}: stages[0].ranking.criteria[2]: unknown criterion 'fastest'"
+        f"{path}:17: stages[0].ranking.criteria[2]: unknown criterion 'fastest'"
     )
     assert len(lines) == 2
 
@@ -241,8 +251,8 @@ def test_check_takes_the_question_rating_and_tours_of_any_length(tmp_path: Path)
     result = run("check", str(misfit))
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
-        f"{misfit}: stages[0].ranking.criteria[1]: criterion 'question-rating' does not apply to "
-        "format 'timed-solve' (it takes: finished, pieces, time)"
+        f"{misfit}:17: stages[0].ranking.criteria[1]: criterion 'question-rating' does not "
+        "apply to format 'timed-solve' (it takes: finished, pieces, time)"
     ]
     shorter = tmp_path / "shorter.yaml"
     shorter.write_text(text.replace("max_questions: 36", "max_questions: 12"), "utf-8")

@@ -112,3 +112,23 @@ def test_a_demo_reset_is_refused_in_production_and_without_the_demo(tmp_path: Pa
     assert alone.returncode == 2
     assert alone.stderr.strip() == "podium: --reset resets the demo: use it with --demo."
     assert not (tmp_path / "podium.sqlite3").exists()  # nothing started, nothing migrated
+
+
+def test_production_refuses_to_start_in_one_line_when_its_database_does_not_answer(
+    tmp_path: Path,
+) -> None:
+    """PostgreSQL on a port where nothing listens: one line naming the database, no traceback."""
+    env = {
+        "PODIUM_SECRET_KEY": GOOD_KEY,
+        "PODIUM_ALLOWED_HOSTS": "results.example.org",
+        "DATABASE_URL": "postgres://postgres@127.0.0.1:1/podium",
+    }
+    done = run(["serve", "--production", "--address", "127.0.0.1:1"], tmp_path, **env)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(
+        "podium: cannot serve in production: cannot reach the database (postgresql): "
+    )
+    assert "Traceback" not in done.stderr
+    assert done.stdout == ""

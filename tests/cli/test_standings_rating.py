@@ -58,22 +58,57 @@ def test_the_rating_sites_table_ranks_the_tour(
 
 
 @pytest.mark.parametrize(
-    ("layout", "value", "said"),
+    ("layout", "cells"),
     [
-        ("blocks", "о", "Sheet1!G12: “о” is not a mark"),
-        ("blocks", "BH", "Sheet1!G12: “BH” is not a mark"),
-        ("sheets", "с", "'Тур 3'!G2: “с” is not a mark"),
-        ("csv", "2", "row 12, column G: “2” is not a mark"),
+        ("blocks", ["Sheet1!G12: “о” is not a mark; Podium would read it as 0 (not taken)",
+                    "Sheet1!E13: “BH” is not a mark; Podium would read it as ? (disputed)"]),
+        ("sheets", ["'Тур 3'!G2: “о” is not a mark; Podium would read it as 0 (not taken)",
+                    "'Тур 3'!E3: “BH” is not a mark; Podium would read it as ? (disputed)"]),
+        ("csv", ["row 12, column G: “о” is not a mark; Podium would read it as 0 (not taken)",
+                 "row 13, column E: “BH” is not a mark; Podium would read it as ? (disputed)"]),
     ],
-)
-def test_a_stray_mark_is_refused_by_its_cell(
-    tmp_path: Path, rating_table: Any, layout: str, value: str, said: str
+)  # fmt: skip
+def test_the_stray_cells_are_refused_all_in_one_message(
+    tmp_path: Path, rating_table: Any, layout: str, cells: list[str]
 ) -> None:
     name = "t.csv" if layout == "csv" else "t.xlsx"
-    code, _doc, err = standings(tmp_path, name, rating_table(layout, {(3, 0, 2): value}))
+    data = rating_table(layout, {(3, 0, 2): "о", (3, 1, 0): "BH"})
+    code, _doc, err = standings(tmp_path, name, data)
     assert code == 2
-    [line] = err.splitlines()
-    assert line.startswith(f"error: {tmp_path / name}: {said}: write 1 (taken), 0 or nothing")
+    assert err.splitlines() == [
+        f"error: {tmp_path / name}: 2 cell(s) are neither marks nor answers: "
+        f"{'; '.join(cells)}. Correct them, or give --read-as-disputed to read them all as "
+        "disputed (?)"
+    ]
+
+
+def test_read_as_disputed_reads_every_stray_cell_as_disputed_with_a_note(
+    tmp_path: Path, rating_table: Any
+) -> None:
+    """Сфинкс's question 13 (о) and И's 11 (BH) disputed: Сфинкс 9 taken, И 3; places stay."""
+    path = tmp_path / "t.xlsx"
+    path.write_bytes(rating_table("blocks", {(3, 0, 2): "о", (3, 1, 0): "BH"}))
+    done = CliRunner().invoke(
+        app, ["standings", "deti-kolomny", str(path), "--stage", "chgk-tour", "--format", "json",
+              "--read-as-disputed"],
+    )  # fmt: skip
+    assert done.exit_code == 0, done.stderr
+    [table] = json.loads(done.stdout)["tables"]
+    rows = [(r["name"], r["rank"], r["metrics"]["questions"]) for r in table["rows"]]
+    assert rows == [("Сфинкс", 1, 9), ("Авось", 2, 7), ("И", 3, 3)]
+    assert done.stderr.splitlines()[-2:] == [
+        "note: Sheet1!G12: “о” read as disputed (?) (--read-as-disputed)",
+        "note: Sheet1!E13: “BH” read as disputed (?) (--read-as-disputed)",
+    ]
+
+
+def test_the_sites_own_disputed_mark_is_read_as_disputed(tmp_path: Path, rating_table: Any) -> None:
+    code, doc, err = standings(tmp_path, "t.xlsx", rating_table("sheets", {(3, 0, 2): "с"}))
+    assert code == 0, err
+    [table] = doc["tables"]
+    assert [r["metrics"]["questions"] for r in table["rows"]] == [9, 7, 4]
+    said = "“с” is the rating site's mark for a disputed answer; read as disputed (?)"
+    assert f"note: 'Тур 3'!G2: {said}" in err.splitlines()
 
 
 def test_a_workbook_that_is_no_rating_table_is_refused(tmp_path: Path) -> None:

@@ -65,24 +65,51 @@ def _plain_django() -> None:
 Tables = list[tuple[str, list[tuple[int, list[str]]]]]  # worksheet titles and their rows
 
 
-def _rating_rows(name: str, tables: Tables, address: str, notes: list[str] | None) -> list[RawRow]:
+def _rating_rows(
+    name: str, tables: Tables, address: str, notes: list[str] | None, disputed: bool
+) -> list[RawRow]:
+    """The teams as rows. Stray cells are refused all in one message, or with ``disputed``
+    (``--read-as-disputed``) read as ``?``, each said in a note."""
     from podium.web.readers import ratingsheet
 
     try:
         found = ratingsheet.read_tables(tables, address)
     except ratingsheet.RatingSheetRefused as refused:
         raise InputError([Problem(name, refused.message)]) from None
+    if found.stray and not disputed:
+        cells = "; ".join(s.message() for s in found.stray)
+        raise InputError(
+            [
+                Problem(
+                    name,
+                    f"{len(found.stray)} cell(s) are neither marks nor answers: {cells}. "
+                    "Correct them, or give --read-as-disputed to read them all as disputed (?)",
+                )
+            ]
+        )
+    masks = {team.line: list(team.mask) for team in found.teams}
+    for stray in found.stray:
+        masks[stray.line][stray.position] = "?"
     if notes is not None:
+        notes.extend(found.notes)
         notes.extend(note for team in found.teams for note in team.notes)
+        notes.extend(
+            f"{s.where}: “{s.value}” read as disputed (?) (--read-as-disputed)" for s in found.stray
+        )
     return [
         RawRow(
-            team.line, {"id": team.rating_id or str(index), "name": team.name, "mask": team.mask}
+            team.line,
+            {
+                "id": team.rating_id or str(index),
+                "name": team.name,
+                "mask": "".join(masks[team.line]),
+            },
         )
         for index, team in enumerate(found.teams, start=1)
     ]
 
 
-def _workbook_rows(path: Path, notes: list[str] | None) -> list[RawRow]:
+def _workbook_rows(path: Path, notes: list[str] | None, disputed: bool) -> list[RawRow]:
     name = str(path)
     _plain_django()
     from podium.web.readers import ratingsheet
@@ -109,7 +136,7 @@ def _workbook_rows(path: Path, notes: list[str] | None) -> list[RawRow]:
                 )
             ]
         )
-    return _rating_rows(name, sheets, "xlsx", notes)
+    return _rating_rows(name, sheets, "xlsx", notes, disputed)
 
 
 def _is_workbook(path: Path) -> bool:
@@ -122,12 +149,15 @@ def _is_workbook(path: Path) -> bool:
         return False  # read_rows names the error
 
 
-def read_rows(path: Path, notes: list[str] | None = None) -> list[RawRow]:
+def read_rows(
+    path: Path, notes: list[str] | None = None, *, read_as_disputed: bool = False
+) -> list[RawRow]:
     """The rows of a results file; ``notes`` receives what was read in a way worth saying (a
-    written-in answer of the rating site's table read as disputed, …)."""
+    written-in answer of the rating site's table read as disputed, …); ``read_as_disputed``
+    reads the rating table's stray cells as disputed instead of refusing them."""
     name = str(path)
     if _is_workbook(path):
-        return _workbook_rows(path, notes)
+        return _workbook_rows(path, notes, read_as_disputed)
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -145,15 +175,22 @@ def read_rows(path: Path, notes: list[str] | None = None) -> list[RawRow]:
     # The header is the first line with anything on it; what stands before it is blank.
     end = _LINE_END.search(text, first.start())
     header_line = text[first.start() : end.start() if end else len(text)]
+    head = text[: 64 * 1024]
+    named = head.casefold().find("название")
+    if named >= 0:  # the rating site's header, perhaps under a title or a note line
+        start = head.rfind("\n", 0, named) + 1
+        stop = _LINE_END.search(head, named)
+        header_line = head[start : stop.start() if stop else len(head)]
     delimiter = ";" if header_line.count(";") > header_line.count(",") else ","
     reader = csv.reader(_lines(text), delimiter=delimiter)
-    if "название" in header_line.casefold():
+    if named >= 0:
         _plain_django()
         from podium.web.readers import ratingsheet
 
-        if ratingsheet.is_rating_table([(1, next(csv.reader([header_line], delimiter=delimiter)))]):
-            table = [(reader.line_num, record) for record in reader]
-            return _rating_rows(name, [("", table)], "csv", notes)
+        table = [(reader.line_num, record) for record in reader]
+        if ratingsheet.is_rating_table(table):
+            return _rating_rows(name, [("", table)], "csv", notes, read_as_disputed)
+        reader = csv.reader(_lines(text), delimiter=delimiter)
     problems = Problems()
     header: list[str] | None = None
     rows: list[RawRow] = []

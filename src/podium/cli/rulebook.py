@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from podium.engine import workshop
+from podium.engine.defaults import described, relied_on
 from podium.engine.document import standings_data
 from podium.engine.errors import InputError
 from podium.engine.validate import check_rulebook
@@ -46,8 +47,15 @@ def load_checked(source: str, prefix: str = "") -> Rulebook:
     if problems:
         # Named as the loader names its source, so both kinds of problem read alike.
         name = f"preset:{source}" if source in loader.PRESETS else str(Path(source))
-        for engine_problem in problems:
-            typer.echo(f"{prefix}{name}: {engine_problem}", err=True)
+        text = (
+            loader.preset_text(source)
+            if source in loader.PRESETS
+            else Path(source).read_text(encoding="utf-8")
+        )  # it loaded, so it reads
+        lines = loader.lines_of(text, [p.where for p in problems])
+        for engine_problem, line in zip(problems, lines, strict=True):
+            where = f"{name}:{line}" if line else name
+            typer.echo(f"{prefix}{where}: {engine_problem}", err=True)
         raise typer.Exit(USAGE_ERROR)
     return rulebook
 
@@ -58,11 +66,14 @@ def check(
 ) -> None:
     """Check that a rulebook is valid: its settings, and that its criteria fit each stage.
 
-    Prints one line, ok: KEY — TITLE (N stages), when it is. Otherwise exits with status 2 and
+    Prints one line, ok: KEY — TITLE (N stages), when it is, then one line per default the
+    rulebook relies on (default: setting.path: …). Otherwise exits with status 2 and
     prints every problem on stderr, one per line, as file:line: setting.path: message.
     """
     rulebook = load_checked(source)
     typer.echo(f"ok: {rulebook.key} — {rulebook.title} ({len(rulebook.stages)} stages)")
+    for default in relied_on(rulebook):  # what the rulebook leaves to Podium
+        typer.echo(f"default: {default.where}: {described(default)}")
 
 
 @app.command()

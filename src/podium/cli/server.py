@@ -44,6 +44,37 @@ def _refuse(line: str) -> None:
     raise typer.Exit(2)
 
 
+def _reach_the_database() -> None:
+    """Refused in one line when the database does not answer, before anything else runs."""
+    from django.db import DatabaseError, connection
+
+    try:
+        if connection.vendor == "postgresql":
+            # One plain connection, not the pool: the pool retries for seconds and logs each try.
+            import psycopg
+
+            settings = connection.settings_dict
+            known = {"dbname": settings["NAME"], "user": settings["USER"],
+                     "password": settings["PASSWORD"], "host": settings["HOST"],
+                     "port": settings["PORT"]}  # fmt: skip
+            with psycopg.connect(
+                **{k: v for k, v in known.items() if v}, connect_timeout=5
+            ) as probe:
+                probe.execute("SELECT 1")
+        else:
+            connection.ensure_connection()
+    except (DatabaseError, OSError, ImportError) as exc:
+        _refuse(f"cannot reach the database ({connection.vendor}): {_first_line(exc)}")
+    except Exception as exc:  # psycopg's own errors: one line still
+        if type(exc).__module__.startswith("psycopg"):
+            _refuse(f"cannot reach the database ({connection.vendor}): {_first_line(exc)}")
+        raise
+
+
+def _first_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:200] or type(exc).__name__
+
+
 def _migrate() -> None:
     from django.core.management import call_command
     from django.db import connection
@@ -163,6 +194,8 @@ def serve(
     django_ready()
     from django.core.management import call_command
 
+    if production:
+        _reach_the_database()
     _migrate()
     if demo:
         call_command("load_demo", reset=reset)

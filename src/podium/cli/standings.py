@@ -35,12 +35,19 @@ def command(
     ),
     stage: str = typer.Option(..., "--stage", help="The stage id, e.g. individual-qualification."),
     output: Format = typer.Option(Format.table, "--format", help="table, json or csv."),
+    read_as_disputed: bool = typer.Option(
+        False,
+        "--read-as-disputed",
+        help="Read the rating site's cells that are neither marks nor answers as disputed (?).",
+    ),
 ) -> None:
     """Compute a stage's standings from a results file and explain every row."""
     book = load_checked(rulebook, prefix="error: ")
     notes: list[str] = []
     try:
-        standings = compute_standings(book, stage, read_rows(results, notes))
+        standings = compute_standings(
+            book, stage, read_rows(results, notes, read_as_disputed=read_as_disputed)
+        )
     except InputError as exc:
         fail([str(p) for p in exc.problems])
     for note in notes:  # on stderr, so that --format json or csv stays one document

@@ -21,7 +21,7 @@ from decimal import Decimal, InvalidOperation
 from typing import NamedTuple, TypeVar
 
 from podium.engine.errors import Problems
-from podium.engine.messages import Line, MessageError, Value, _, reason_of
+from podium.engine.messages import Line, Message, MessageError, Value, _, reason_of
 
 T = TypeVar("T")
 
@@ -32,6 +32,9 @@ YES_NO = {
 _GENDERS = {"m": "M", "f": "F"}
 _COUNTRY = re.compile(r"^[A-Z]{2}$")
 _SIGNED = re.compile(r"[+-]?\d+")
+# A count written with a thousands separator (1.991, 1 991, 1,991): one separator throughout,
+# groups of three; a count has no decimals, so the reading is unambiguous.
+_THOUSANDS = re.compile(r"\d{1,3}(?P<sep>[., \u00a0\u202f'])\d{3}(?:(?P=sep)\d{3})*")
 # More digits than any count holds; Python refuses int() of over 4,300 digits with a ValueError,
 # so longer ones are named as the cell's problem before conversion.
 _MOST_DIGITS = 30
@@ -64,6 +67,8 @@ class Reader:
 
     def __init__(self, problems: Problems) -> None:
         self.problems = problems
+        # Cells read otherwise than written (a thousands separator), said by row: line → notes.
+        self.normalised: dict[int, list[Message]] = {}
 
     def where(self, row: RawRow, column: str) -> str:
         return f"row {row.line}, column {column}"
@@ -97,6 +102,17 @@ class Reader:
         text = self.text(row, column)
         if not text:
             return None
+        if _THOUSANDS.fullmatch(text):
+            plain = re.sub(r"\D", "", text)
+            self.normalised.setdefault(row.line, []).append(
+                _(
+                    "%(column)s '%(text)s' read as %(value)s (a thousands separator)",
+                    column=column,
+                    text=text,
+                    value=plain,
+                )
+            )
+            text = plain
         if not (text.isascii() and text.isdigit()) and not _SIGNED.fullmatch(text):
             self.problems.add(
                 self.where(row, column), _("'%(text)s' is not a whole number", text=text)

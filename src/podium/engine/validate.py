@@ -26,6 +26,9 @@ FORMAT_CRITERIA: dict[str, frozenset[str]] = {
     "head-to-head": frozenset({"match-points", "head-to-head", "question-difference"}),
     "superfinal": frozenset({"questions"}),
 }
+# The formats that rank each of a stage's groups as a table of its own; the others rank one
+# table, so groups on them would be ignored and are refused.
+GROUPED_FORMATS = frozenset({"timed-solve", "team-solve", "games", "head-to-head"})
 
 
 def check_rulebook(rulebook: Rulebook) -> list[Problem]:
@@ -35,6 +38,12 @@ def check_rulebook(rulebook: Rulebook) -> list[Problem]:
         if isinstance(stage, TeamSolveStage) and stage.unfinished.method == "pieces-summed":
             kind = "team-solve/pieces-summed"
         allowed = FORMAT_CRITERIA[kind]
+        if stage.groups and stage.format not in GROUPED_FORMATS:
+            fits = ", ".join(sorted(GROUPED_FORMATS))
+            text = _("format '%(format)s' ranks one table for the whole stage, so its groups "
+                     "would be ignored; groups are ranked apart in: %(fits)s",
+                     format=stage.format, fits=fits)  # fmt: skip
+            problems.append(Problem(f"stages[{i}].groups", text))
         for j, ref in enumerate(stage.ranking.criteria):
             where = f"stages[{i}].ranking.criteria[{j}]"
             if ref.key not in REGISTRY:

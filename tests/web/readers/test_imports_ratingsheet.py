@@ -26,6 +26,7 @@ from podium.web.results.selectors.rows import standings_as_of
 
 TOUR = "chgk-tour"
 NOTE = "the answer “А. Кристи” is written in; read as disputed (?)"
+STRAY = "is not a mark; Podium would read it as "
 UNSCORED = "“Авось” has no marks in tour 3: read as not taken; the team keeps its place in the list"
 
 
@@ -94,20 +95,47 @@ def test_a_team_not_in_the_event_is_named_and_nothing_is_recorded(
 @pytest.mark.parametrize(
     ("layout", "change", "said"),
     [
-        ("blocks", {(3, 0, 2): "о"}, "Sheet1!G12: “о” is not a mark"),
-        ("blocks", {(1, 1, 0): "с"}, "Sheet1!E3: “с” is not a mark"),
-        ("sheets", {(2, 2, 4): "BH"}, "'Тур 2'!I4: “BH” is not a mark"),
-        ("csv", {(3, 1, 0): "0,5"}, "row 13, column E: “0,5” is not a mark"),
+        ("blocks", {(3, 0, 2): "о"}, f"Sheet1!G12: “о” {STRAY}0 (not taken)"),
+        ("sheets", {(2, 2, 4): "BH"}, f"'Тур 2'!I4: “BH” {STRAY}? (disputed)"),
+        ("csv", {(3, 1, 0): "0,5"}, f"row 13, column E: “0,5” {STRAY}? (disputed)"),
     ],
 )
-def test_a_stray_mark_is_refused_by_its_cell(
+def test_a_stray_mark_waits_for_the_organizers_decision(
     club: Any, rating_table: Any, layout: str, change: Any, said: str
 ) -> None:
     name = "t.csv" if layout == "csv" else "t.xlsx"
-    with pytest.raises(FileRefused) as refused:
-        read_upload(name, rating_table(layout, change), rating=True)
-    assert refused.value.message.startswith(f"{said}: write 1 (taken), 0 or nothing")
+    sheet = read_upload(name, rating_table(layout, change), rating=True)
+    assert [s["message"] for s in sheet.stray] == [said]
+    plan = results_preview(event=club, stage=TOUR, round=1, sheet=sheet, by=boss(club))
+    assert [(i.column, i.message) for i in plan.issues] == [
+        ("mask", f"{said}: decide how to read it")
+    ]
+    with pytest.raises(ImportRefused):
+        results_import(event=club, stage=TOUR, round=1, sheet=sheet, by=boss(club), token="x")
     assert (Result.objects.count(), AuditEntry.objects.count()) == (0, 0)
+
+
+def test_the_organizers_decision_on_a_stray_cell_is_recorded_with_a_note(
+    club: Any, rating_table: Any
+) -> None:
+    """Сфинкс's question 8 (tour 2, question 3) holds a Cyrillic о: decided as taken, it
+    takes Сфинкс from 10 to 11 questions, and the result keeps the decision as a note."""
+    sheet = read_upload("t.xlsx", rating_table("blocks", {(2, 0, 2): "о"}), rating=True)
+    assert sheet.stray[0]["message"].startswith("Sheet1!G7: “о” is not a mark")
+    plan = results_preview(
+        event=club, stage=TOUR, round=1, sheet=sheet, by=boss(club), decisions={0: "1"}
+    )
+    assert plan.ok
+    said = "Sheet1!G7: “о” read as 1 (taken), as the organizer decided"
+    assert plan.rows[0].notes == [f"Sheet1!F7: {NOTE}", said]
+    assert plan.rows[0].cells["mask"] == "110101?11011111"
+    results_import(
+        event=club, stage=TOUR, round=1, sheet=sheet, by=boss(club), token="d", decisions={0: "1"}
+    )
+    assert table(club) == [(1, "Сфинкс", 1, 11), (2, "авось", 2, 7), (3, "И", 3, 4)]
+    sphinx = Result.objects.get(entry__number=1)
+    assert (sphinx.cells["mask"], sphinx.detail["notes"]) == ("110101?11011111", [said])
+    assert Result.objects.get(entry__number=3).detail.get("notes") is None
 
 
 def test_the_upload_page_reads_the_workbook_and_shows_the_notes(
@@ -171,31 +199,34 @@ def _venue_tables(sheet: dict[str, Any]) -> list[tuple[str, list[tuple[int, list
     return [("Sheet1", rows)]
 
 
-def test_the_real_venue_sheets_read_as_their_masks_or_are_refused_by_a_stray_cell() -> None:
+def test_the_real_venue_sheets_read_as_their_masks_with_every_stray_cell_listed() -> None:
     """The 42 real sheets (tests/data/chgk/venue-results) came from the rating site's
     workbooks: read again from their cells, every team's mask is the sheet's, with ``?`` where
-    an answer is written in; the 8 sheets holding a stray mark (``с``, ``о``, ``BH``, ``S``,
-    ``9``) are refused, naming its cell."""
-    read, refused = 0, []
+    an answer is written in or the site's ``с`` (disputed) stands; the 4 cells that are
+    neither marks nor answers (``о``, ``BH``, ``S``, ``9``) are all listed by their cells,
+    none refusing its sheet."""
+    stray: list[tuple[str, str]] = []
     for path in sorted(VENUE_RESULTS.glob("*.json")):
         sheet = json.loads(path.read_text(encoding="utf-8"))
-        try:
-            found = read_tables(_venue_tables(sheet))
-        except RatingSheetRefused as exc:
-            refused.append(exc.message.split(": ", 2)[:2])
-            continue
-        read += 1
+        found = read_tables(_venue_tables(sheet))
         by_id = {t.rating_id: t for t in found.teams}
+        lines = {t.line: t for t in found.teams}
+        readings = {(s.line, s.position): s.reading for s in found.stray}
+        stray += [(s.value, s.reading) for s in found.stray]
+        assert all(s.where.startswith("Sheet1!") for s in found.stray)
         for team in sheet["teams"]:
+            read = by_id[str(team["team_id"])]
             expected = list(team["mask"])
             for written in team["controversial_answers_in_cells"]:
                 expected[written["question"] - 1] = "?"
-            assert by_id[str(team["team_id"])].mask == "".join(expected), path.name
-    assert read == 34
-    assert sorted(value.split("”")[0].lstrip("“") for _cell, value in refused) == [
-        "9", "BH", "S", "о", "с", "с", "с", "с",
-    ]  # fmt: skip
-    assert all(cell.startswith("Sheet1!") for cell, _value in refused)
+            for number, cell in team["raw_cells"].items():
+                if cell.strip() in ("с", "С"):
+                    expected[int(number) - 1] = "?"
+            for (line, position), reading in readings.items():
+                if lines[line] is read:
+                    expected[position] = reading
+            assert read.mask == "".join(expected), path.name
+    assert sorted(stray) == [("9", "?"), ("BH", "?"), ("S", "?"), ("о", "0")]
 
 
 HEADER = ["Team ID", "Название", "Город", "Тур", "1", "2", "3"]
@@ -226,9 +257,8 @@ HEADER = ["Team ID", "Название", "Город", "Тур", "1", "2", "3"]
             ],
             "Sheet1!D4: tour 1 has 2 questions here but 3 in an earlier block",
         ),
-        ([HEADER, ["7", "Лисы", "", "1", "#REF!", "0", "1"]], "Sheet1!E2: “#REF!” is not a mark"),
     ],
-    ids=["no-header", "no-name", "bad-id", "twice", "tour-length", "error-cell"],
+    ids=["no-header", "no-name", "bad-id", "twice", "tour-length"],
 )
 def test_a_table_that_cannot_be_read_is_refused_by_its_cell(
     rows: list[list[str]], said: str
@@ -248,4 +278,35 @@ def test_teams_without_a_rating_number_are_told_apart_by_name() -> None:
     ]
     assert found.teams[1].notes == [
         "“Совы” has no marks in tour 1: read as not taken; the team keeps its place in the list"
+    ]
+
+
+def test_the_preview_page_asks_for_each_stray_cell_and_imports_the_decision(
+    club: Any, rating_table: Any
+) -> None:
+    client = Client()
+    client.force_login(boss(club))
+    upload = io.BytesIO(rating_table("blocks", {(2, 0, 2): "о"}))
+    upload.name = "venue.xlsx"
+    response = client.post(
+        reverse("imports:results_upload", kwargs={"slug": club.slug}),
+        {"results-target": f"{TOUR}:1", "results-file": upload},
+    )
+    preview = response["Location"]
+    html = client.get(preview).content.decode()
+    assert '<select id="stray-0" name="stray-0">' in html
+    assert "Sheet1!G7: “о” is not a mark; Podium would read it as 0 (not taken)" in html
+    assert "Import the results" not in html
+    html = client.get(preview, {"stray-0": "1"}).content.decode()
+    assert '<option value="1" selected>1 (taken)</option>' in html
+    assert '<input type="hidden" name="stray-0" value="1">' in html
+    token = preview.rstrip("/").rsplit("/", 1)[-1]
+    done = client.post(
+        reverse("imports:results_import", kwargs={"slug": club.slug, "token": token}),
+        {"reason": "", "stray-0": "1"},
+    )
+    assert done.status_code == 302
+    assert table(club) == [(1, "Сфинкс", 1, 11), (2, "авось", 2, 7), (3, "И", 3, 4)]
+    assert Result.objects.get(entry__number=1).detail["notes"] == [
+        "Sheet1!G7: “о” read as 1 (taken), as the organizer decided"
     ]

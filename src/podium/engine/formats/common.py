@@ -67,9 +67,12 @@ def single_result_tables(
             continue
         klass, outside = classify(competitor, problems)
         table = scored.table or competitor.group or "all"
+        notes = scored.notes
+        if reader.normalised:  # a count written with a thousands separator, said on its row
+            notes += tuple(Reason(None, m) for m in reader.normalised.pop(row.line, ()))
         # By position, in the order of Entry's fields: one is made per row.
         entries.append(Entry(competitor.id, competitor.name, scored.metrics, scored.score, table,
-                             klass, outside, scored.notes))  # fmt: skip
+                             klass, outside, notes))  # fmt: skip
     problems.raise_if_any()
     order = list(table_order) or list(stage.groups) or ["all"]
     titles = titles or {}

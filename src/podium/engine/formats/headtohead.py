@@ -10,6 +10,9 @@ Vocabulary:
 - question difference: questions won minus questions lost over all battles.
 - sanction loss: a battle recorded as lost 0:N by a team that broke the roster rules (п. 8),
   whatever was played (the optional column ``sanctioned`` names that team).
+- group: when the stage has ``groups``, each battle's ``group`` column names one of them; a
+  team plays in one group only, and each group is ranked as a table of its own, in the
+  rulebook's order.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ class Battle:
     score1: int
     score2: int
     sanctioned: str | None = None  # the team recorded as losing 0:N under a sanction
+    group: str | None = None  # the stage's group the battle belongs to, when it has groups
 
 
 def sanction_loss(battle: Battle, offender: str, questions: int) -> Battle:
@@ -69,6 +73,7 @@ def read_battles(
     reader = Reader(problems)
     ids: dict[str, int] = {}
     meetings: dict[tuple[int, frozenset[str]], int] = {}
+    groups: dict[str, tuple[str, int]] = {}  # team → its group and the row that placed it
     battles: list[Battle] = []
     for row in rows:
         before = len(problems)
@@ -76,11 +81,12 @@ def read_battles(
         round_ = _round(reader, row, stage.rounds)
         team1, team2 = _teams(reader, row)
         score1, score2 = _scores(reader, row, stage.match.questions)
+        group = _group(reader, row, stage.groups, (team1, team2), groups)
         if round_ is not None and team1 and team2 and team1 != team2:
             _check_meeting(reader, row, round_, frozenset((team1, team2)), meetings)
         if len(problems) > before or round_ is None or score1 is None or score2 is None:
             continue
-        battle = Battle(battle_id, round_, team1, team2, score1, score2)
+        battle = Battle(battle_id, round_, team1, team2, score1, score2, group=group)
         offender = reader.text(row, "sanctioned")
         if offender:
             if offender not in (team1, team2):
@@ -97,6 +103,38 @@ def read_battles(
             battle = sanction_loss(battle, offender, stage.match.questions)
         battles.append(battle)
     return battles
+
+
+def _group(
+    reader: Reader,
+    row: RawRow,
+    allowed: Sequence[str],
+    teams: tuple[str, str],
+    seen: dict[str, tuple[str, int]],
+) -> str | None:
+    """The battle's group when the stage has groups; a problem for a missing or unknown one,
+    or a team already placed in another group."""
+    if not allowed:
+        return None
+    group = reader.text(row, "group")
+    if group not in allowed:
+        known = ", ".join(allowed)
+        text = (
+            _("'%(group)s' is not a group of this stage (%(known)s)", group=group, known=known)
+            if group
+            else _("a value is required (the battle's group: %(known)s)", known=known)
+        )
+        reader.problems.add(reader.where(row, "group"), text)
+        return None
+    for team in (t for t in teams if t):
+        first = seen.setdefault(team, (group, row.line))
+        if first[0] != group:
+            reader.problems.add(
+                reader.where(row, "group"),
+                _("'%(team)s' plays in group %(first)s (%(row)s), not in group %(group)s",
+                  team=team, first=first[0], row=Line(first[1]), group=group),
+            )  # fmt: skip
+    return group
 
 
 def _battle_id(reader: Reader, row: RawRow, ids: dict[str, int]) -> str:
@@ -330,5 +368,14 @@ def tables(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> list[Tab
     battles = read_battles(stage, rows, problems)
     problems.raise_if_any()
     clauses = (stage.match.clause, _sanction_clause(rulebook))
-    entries = [league_entry(line, clauses) for line in league(battles, stage.match).values()]
-    return [build_table("all", stage.title, entries, stage)]
+    if not stage.groups:
+        entries = [league_entry(line, clauses) for line in league(battles, stage.match).values()]
+        return [build_table("all", stage.title, entries, stage)]
+    found = []
+    for key in stage.groups:  # each group its own league, in the rulebook's order
+        played = [b for b in battles if b.group == key]
+        if played:
+            lines = league(played, stage.match).values()
+            entries = [league_entry(line, clauses) for line in lines]
+            found.append(build_table(key, f"{stage.title} — group {key}", entries, stage))
+    return found

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from podium.engine.defaults import PIECE_COUNTING, by_default, is_default
 from podium.engine.entries import Reason
 from podium.engine.formats.common import Scored, ScoreRow, single_result_tables
 from podium.engine.inputs import Competitor, RawRow, Reader
@@ -152,6 +153,8 @@ def _counting_note(stage: TimedSolveStage | TeamSolveStage, pieces: int) -> Reas
         else _("Not finished: %(pieces)s pieces counted (joined to at least %(size)s others)",
                pieces=pieces, size=rule.size)
     )  # fmt: skip
+    if is_default(stage, "piece_counting"):
+        return Reason(None, by_default(text, PIECE_COUNTING))
     return Reason(rule.clause, text)
 
 
@@ -244,14 +247,12 @@ def _team_scorer(stage: TeamSolveStage) -> ScoreRow:
         if len(problems) > before or done is None:
             return None
         notes: list[Reason] = []
-        interpretation = Reason(
-            stage.unfinished.clause or stage.ranking.clause,
-            _(
-                "Team ranking (our interpretation): puzzles finished, then the time of the last "
-                "one if all %(n)s are done, else the pieces counted on the unfinished one",
-                n=n,
-            ),
+        said = _(
+            "Team ranking (our interpretation): puzzles finished, then the time of the last "
+            "one if all %(n)s are done, else the pieces counted on the unfinished one",
+            n=n,
         )
+        interpretation = Reason(stage.unfinished.clause or stage.ranking.clause, said)
         notes.append(interpretation)
         if done == n and millis is not None:
             total, text, penalty = _penalty(millis, missing or 0, stage)
@@ -296,7 +297,13 @@ def _summed_team_scorer(stage: TeamSolveStage) -> ScoreRow:
             problems.add(
                 reader.where(row, "time"), _("a finished puzzle needs the time it was done")
             )
-        if finished and pieces:
+        complete = None
+        if finished and pieces == total_pieces:
+            # Every piece of every puzzle: the figure agrees with a finished team.
+            complete = Reason(None, _(
+                "pieces %(pieces)s: every piece of the %(n)s puzzles, as a finished team has; "
+                "ranked by its time", pieces=pieces, n=n))  # fmt: skip
+        elif finished and pieces:
             problems.add(
                 reader.where(row, "pieces"),
                 _("every puzzle is finished, so there are no pieces to count"),
@@ -332,7 +339,8 @@ def _summed_team_scorer(stage: TeamSolveStage) -> ScoreRow:
             assert millis is not None
             total, text, penalty = _penalty(millis, missing or 0, stage)
             metrics = {"finished": 1, "time_ms": total, "pieces": None}
-            return Scored(metrics, Joined((f"{n}/{n}", text), " "), (rule, *penalty))
+            said = (complete,) if complete else ()
+            return Scored(metrics, Joined((f"{n}/{n}", text), " "), (rule, *penalty, *said))
         assert pieces is not None
         note = _counting_note(stage, pieces)
         counted = _("%(n)s pcs", n=pieces)

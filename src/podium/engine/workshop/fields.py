@@ -156,6 +156,8 @@ def _timed(rulebook: Rulebook, stage: Stage, field: list[Entrant], rng: random.R
         cells = _common(stage, e, n)
         seconds = _finish_time(e, limit, rng, times)
         if seconds is None:
+            # The column is there even when nobody finishes (a small field): the file's header.
+            cells["time"] = ""
             cells["pieces"] = str(int(stage.pieces * (0.5 + 0.45 * e.strength)))
         else:
             cells["time"] = _clock(seconds)
@@ -181,9 +183,18 @@ def _team(rulebook: Rulebook, stage: Stage, field: list[Entrant], rng: random.Ra
         if done == puzzles:
             cells["missing"] = str(rng.choice((0, 0, 0, 0, 1)))
         if done < puzzles:
-            cells["pieces"] = str(int(min(stage.puzzles) * (0.3 + 0.6 * e.strength)))
+            cells["pieces"] = str(_unfinished_pieces(stage, done, e))
         out.append(cells)
     return out
+
+
+def _unfinished_pieces(stage: TeamSolveStage, done: int, e: Entrant) -> int:
+    """The pieces an unfinished team counts: on its puzzle in progress, or under
+    ``pieces-summed`` on all its puzzles together (its finished ones, the smallest, whole)."""
+    ordered = sorted(stage.puzzles)
+    if stage.unfinished.method != "pieces-summed":
+        return int(ordered[0] * (0.3 + 0.6 * e.strength))
+    return sum(ordered[:done]) + int(ordered[done] * (0.3 + 0.6 * e.strength))
 
 
 def _games(rulebook: Rulebook, stage: Stage, field: list[Entrant], rng: random.Random) -> Cells:
@@ -241,18 +252,24 @@ def _league(rulebook: Rulebook, stage: Stage, field: list[Entrant], rng: random.
     match = getattr(stage, "match", None)
     questions = match.questions if match else 6
     rounds = getattr(stage, "rounds", 1)
-    teams = field
+    # A grouped stage plays a league in each group: the teams dealt out to the groups in turn.
+    # (Only as many groups as can play a battle: two teams each.)
+    groups = list(stage.groups)[: max(1, len(field) // 2)] or [""]
     out: Cells = []
-    for r in range(1, rounds + 1):
-        for i, a in enumerate(teams):
-            for b in teams[i + 1 :]:
-                won = [rng.random() for _q in range(questions)]
-                share = 0.5 + (a.strength - b.strength) / 2
-                first = sum(w < share * 0.9 for w in won)
-                second = sum(w > 1 - (1 - share) * 0.9 for w in won)
-                battle = f"R{r}-{len(out) + 1:03d}"
-                out.append({"id": battle, "round": str(r), "team1": a.name, "team2": b.name,
-                            "score1": str(first), "score2": str(second)})  # fmt: skip
+    for g, group in enumerate(groups):
+        teams = field[g :: len(groups)]
+        for r in range(1, rounds + 1):
+            for i, a in enumerate(teams):
+                for b in teams[i + 1 :]:
+                    won = [rng.random() for _q in range(questions)]
+                    share = 0.5 + (a.strength - b.strength) / 2
+                    first = sum(w < share * 0.9 for w in won)
+                    second = sum(w > 1 - (1 - share) * 0.9 for w in won)
+                    battle = f"R{r}-{len(out) + 1:03d}"
+                    out.append({"id": battle, "round": str(r), "team1": a.name, "team2": b.name,
+                                "score1": str(first), "score2": str(second)})  # fmt: skip
+                    if group:
+                        out[-1]["group"] = group
     return out
 
 

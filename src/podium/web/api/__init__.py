@@ -9,11 +9,29 @@ Vocabulary:
 
 from __future__ import annotations
 
+from typing import Any, cast
+
+from django.http import HttpRequest
 from ninja import NinjaAPI
+from ninja.errors import HttpError
+from ninja.parser import Parser
 
 from podium.web.api import public, results
 from podium.web.api.docs import PlainDocs
 from podium.web.api.errors import install
+from podium.web.kernel import limits
+
+
+class BoundedParser(Parser):
+    """JSON bodies read as every JSON reader of Podium's (``podium.web.kernel.limits.loads``):
+    a too long integer or a lone surrogate refused with a 400 naming it, at the door."""
+
+    def parse_body(self, request: HttpRequest) -> dict[str, Any]:
+        try:
+            return cast(dict[str, Any], limits.loads(request.body))
+        except limits.Unreadable as exc:
+            raise HttpError(400, exc.message) from None
+
 
 api = NinjaAPI(
     title="Podium",
@@ -25,6 +43,7 @@ api = NinjaAPI(
     docs=PlainDocs(),
     docs_url="/docs",
     urls_namespace="api",
+    parser=BoundedParser(),
 )
 install(api)
 api.add_router("", public.router)

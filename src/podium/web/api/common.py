@@ -29,8 +29,12 @@ MAX_LIMIT = 200
 MAX_OFFSET = 1_000_000
 MAX_ROUND = 999
 
-READ_ERRORS: dict[int, Any] = {401: Error, 404: Error, 422: Error, 429: Error}
-WRITE_ERRORS: dict[int, Any] = {400: Error, **READ_ERRORS, 403: Error, 409: Error}
+# 400: a query parameter with a control character or given twice (``kernel.limits``); 503:
+# the database does not answer (with Retry-After).
+READ_ERRORS: dict[int, Any] = {
+    400: Error, 401: Error, 404: Error, 422: Error, 429: Error, 503: Error,
+}  # fmt: skip
+WRITE_ERRORS: dict[int, Any] = {**READ_ERRORS, 403: Error, 409: Error}
 # Reads work without a token too: the empty requirement makes the token optional in OpenAPI.
 OPTIONAL_TOKEN = {"security": [{}]}
 

@@ -9,7 +9,8 @@ Vocabulary:
   do not allow it), ``bad-request`` (a body that is not JSON), ``unauthorized``,
   ``token-unknown``, ``token-revoked``, ``token-inactive`` (401), ``wrong-event``,
   ``not-staff`` (403), ``not-found``, ``idempotency-conflict`` (409), ``rate-limited`` (429,
-  with ``Retry-After``), ``server-error`` (500, logged).
+  with ``Retry-After``), ``unavailable`` (503 with ``Retry-After``: the database does not
+  answer), ``server-error`` (500, logged).
 - refusal: a service's ``Refused`` (422); a key used again for another submission is a conflict
   (409), because the request itself is fine and only clashes with what was stored.
 - method not allowed: Ninja answers a method a path does not take with a plain-text 405 before
@@ -23,13 +24,14 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from podium.engine.errors import InputError
-from podium.web.kernel.errors import body
+from podium.web.kernel.errors import RETRY_S, body
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.texts import problem_text
 
@@ -171,6 +173,15 @@ def install(api: NinjaAPI) -> None:
     def engine_input(request: HttpRequest, exc: InputError) -> HttpResponse:
         return _answer(api, request, input_error(exc, "request"))
 
+    def unavailable(request: HttpRequest, exc: Exception) -> HttpResponse:
+        # The database down is no fault of the request: said so, and when to come back.
+        logger.warning("API unavailable, the database does not answer: %s", request.path)
+        message = _("The service is unavailable for a moment: try again in %(wait)d s.") % {
+            "wait": RETRY_S
+        }
+        error = ApiError(503, "unavailable", message, headers={"Retry-After": str(RETRY_S)})
+        return _answer(api, request, error)
+
     def failure(request: HttpRequest, exc: Exception) -> HttpResponse:
         logger.exception("API request failed: %s %s", request.method, request.path)
         message = _("Something went wrong on the server; the request was not completed.")
@@ -183,4 +194,6 @@ def install(api: NinjaAPI) -> None:
     api.add_exception_handler(AuthenticationError, unauthorized)
     api.add_exception_handler(HttpError, http_error)
     api.add_exception_handler(InputError, engine_input)
+    api.add_exception_handler(OperationalError, unavailable)
+    api.add_exception_handler(InterfaceError, unavailable)
     api.add_exception_handler(Exception, failure)

@@ -347,9 +347,16 @@ def _check_rows(document: dict[str, Any]) -> None:
             raise ArchiveError(f"{kind}: expected a list")
         by_name = {f.name: f for f in _fields(model)}
         many = [m.name for m in _many(model)]
+        needed = [f.name for f in by_name.values() if _needed(f)]
         for n, row in enumerate(rows):
             if not isinstance(row, dict):
                 raise ArchiveError(f"{kind}[{n}]: expected an object")
+            unknown = [str(k)[:40] for k in row if k not in by_name and k not in many]
+            if unknown:
+                raise ArchiveError(f"{kind}[{n}]: {', '.join(unknown)}: not a field of {kind}")
+            missing = [name for name in needed if row.get(name) is None]
+            if missing:
+                raise ArchiveError(f"{kind}[{n}]: {', '.join(missing)}: missing")
             for name, value in row.items():
                 field = by_name.get(name)
                 if field is not None and (found := _expected(kind, field, value)):
@@ -358,6 +365,16 @@ def _check_rows(document: dict[str, Any]) -> None:
                     isinstance(value, list) and all(isinstance(k, int) for k in value)
                 ):
                     raise ArchiveError(f"{kind}[{n}].{name}: expected a list of row keys")
+
+
+def _needed(field: models.Field[Any, Any]) -> bool:
+    """A field a row cannot be made without: no default, no null, not a text (Django stores
+    an empty one), and not the event itself."""
+    if field.null or field.has_default() or field.auto_created or field.empty_strings_allowed:
+        return False
+    if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
+        return False
+    return not (field.is_relation and field.related_model is Event)
 
 
 def import_event(document: dict[str, Any], *, slug: str | None = None) -> Event:

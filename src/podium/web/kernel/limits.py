@@ -13,6 +13,13 @@ Vocabulary:
   (``form_limit_page``) instead of a bare "bad request".
 - refusal: 413 with a page (or, under ``/api/``, the API's error body) in the visitor's
   language that names the limit; nothing is read further and nothing is written.
+- query parameters: each given once (no page or operation reads a list from the address), and
+  none holding a control character (NUL among them: PostgreSQL refuses it in text), else 400
+  naming the parameter, before any view reads them (``query_problem``).
+- JSON integers and strings: an integer of more than ``JSON_MAX_DIGITS`` digits (Python
+  refuses to convert over 4,300 with a ``ValueError`` that would answer 500) and a string with
+  a lone surrogate (``"\\ud800"``, which no database or page can store or show) are refused
+  when the document is decoded (``Unreadable``), naming where.
 - JSON depth: how deeply arrays and objects nest. Python's decoder recurses once per level and
   fails with ``RecursionError`` past about a thousand, so the depth is measured first by a
   linear scan of the bytes (``json_depth``) and a document deeper than ``JSON_MAX_DEPTH`` is
@@ -49,6 +56,47 @@ _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
 _NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
 
 
+JSON_MAX_DIGITS = 40  # more than any number Podium reads (an id, a count, a time in ms)
+# The escape of a surrogate half: only then can the decoded text hold a lone one.
+_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+class Unreadable(ValueError):
+    """A JSON document Podium refuses although it is JSON: ``message`` says where and why."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > JSON_MAX_DIGITS:
+        raise Unreadable(
+            _("a number of %(n)d digits; Podium reads numbers of at most %(max)d digits")
+            % {"n": len(text.lstrip("-")), "max": JSON_MAX_DIGITS}
+        )
+    return int(text)
+
+
+def _lone_surrogate(value: Any, where: str) -> str | None:
+    """The path of the first string (or key) holding a lone surrogate, or None."""
+    stack: list[tuple[Any, str]] = [(value, where)]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, str):
+            if any("\ud800" <= c <= "\udfff" for c in item):
+                return path
+        elif isinstance(item, dict):
+            for key, member in item.items():
+                if any("\ud800" <= c <= "\udfff" for c in key):
+                    return f"{path}.{key.encode('utf-8', 'replace').decode()}"
+                stack.append((member, f"{path}.{key}"))
+        elif isinstance(item, list):
+            stack.extend((member, f"{path}[{i}]") for i, member in enumerate(item))
+    return None
+
+
 class TooDeep(ValueError):
     """A JSON document nested deeper than allowed."""
 
@@ -75,12 +123,21 @@ def json_depth(data: bytes, limit: int = JSON_MAX_DEPTH) -> int:
 
 def loads(data: bytes, limit: int = JSON_MAX_DEPTH) -> Any:
     """``json.loads`` of UTF-8 bytes (a byte-order mark allowed), refusing a document nested
-    deeper than ``limit`` before decoding it (``TooDeep``); ``UnicodeDecodeError`` and
-    ``json.JSONDecodeError`` as ``json.loads`` raises them."""
+    deeper than ``limit`` before decoding it (``TooDeep``), and a too long integer or a lone
+    surrogate (``Unreadable``); ``UnicodeDecodeError`` and ``json.JSONDecodeError`` as
+    ``json.loads`` raises them."""
     text = data.decode("utf-8-sig")
     if json_depth(data, limit) > limit:
         raise TooDeep(limit)
-    return json.loads(text)
+    parsed = json.loads(text, parse_int=_bounded_int)
+    if _SURROGATE.search(data):  # only then can a decoded string hold a lone surrogate
+        path = _lone_surrogate(parsed, "$")
+        if path is not None:
+            raise Unreadable(
+                _("%(where)s holds a lone surrogate (\\ud800–\\udfff), which is no character")
+                % {"where": path}
+            )
+    return parsed
 
 
 def body_cap(request: HttpRequest) -> int:
@@ -110,6 +167,59 @@ def _too_large(request: HttpRequest, size: int, cap: int) -> HttpResponse:
         if request.path.startswith("/api/"):
             return JsonResponse(body("too-large", message), status=413)
         return page(413, _("Too large"), message)
+
+
+_LONG_DIGITS = re.compile(rb"\d{%d}" % (JSON_MAX_DIGITS + 1))
+
+
+def unreadable_json(data: bytes) -> str | None:
+    """Why ``loads`` would refuse ``data`` although it is JSON (see ``Unreadable``), or None;
+    decoded only when a long run of digits or a surrogate's escape is in it."""
+    if not (_LONG_DIGITS.search(data) or _SURROGATE.search(data)):
+        return None
+    try:
+        loads(data)
+    except Unreadable as exc:
+        return exc.message
+    except (ValueError, TooDeep):
+        return None  # not JSON at all: the API's own reading names that
+    return None
+
+
+def _unreadable(request: HttpRequest, problem: str) -> HttpResponse:
+    from podium.web.kernel.errors import body
+
+    with translation.override(_language(request)):
+        message = _("The JSON body cannot be read: %(problem)s. Nothing was saved.") % {
+            "problem": problem
+        }
+        return JsonResponse(body("bad-request", message, {"request": message}), status=400)
+
+
+def query_problem(request: HttpRequest) -> tuple[str, str] | None:
+    """The first query parameter given more than once or holding a control character, and
+    what is wrong with it (in the request's language); None when every one is plain."""
+    for name, values in request.GET.lists():
+        if _CONTROL.search(name) or any(_CONTROL.search(v) for v in values):
+            shown = _CONTROL.sub("", name)[:40]
+            return shown, _("The parameter “%(name)s” holds a control character (NUL or "
+                            "another); Podium reads none.") % {"name": shown}  # fmt: skip
+        if len(values) > 1:
+            return name[:40], _("The parameter “%(name)s” is given %(n)d times; give it once.") % {
+                "name": name[:40],
+                "n": len(values),
+            }
+    return None
+
+
+def _bad_query(request: HttpRequest, name: str, problem: str) -> HttpResponse:
+    from podium.web.kernel.errors import body, page
+
+    with translation.override(_language(request)):
+        message = problem
+        if request.path.startswith("/api/"):
+            return JsonResponse(body("bad-request", message, {name: message}), status=400)
+        return page(400, _("Bad request"), message)
 
 
 def _too_deep(request: HttpRequest) -> HttpResponse:
@@ -161,8 +271,17 @@ def body_limits(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable
         if size > cap:
             return _too_large(request, size, cap)
         # Every API body, whatever its declared type: the API decodes any body as JSON.
-        if size and request.path.startswith("/api/") and json_depth(request.body) > JSON_MAX_DEPTH:
-            return _too_deep(request)
+        if size and request.path.startswith("/api/"):
+            if json_depth(request.body) > JSON_MAX_DEPTH:
+                return _too_deep(request)
+            with translation.override(_language(request)):
+                unreadable = unreadable_json(request.body)
+            if unreadable is not None:
+                return _unreadable(request, unreadable)
+        if request.META.get("QUERY_STRING"):
+            problem = query_problem(request)
+            if problem is not None:
+                return _bad_query(request, *problem)
         return get_response(request)
 
     return middleware

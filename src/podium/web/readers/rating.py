@@ -251,6 +251,10 @@ def read_rating(data: bytes) -> RatingFile:
             )
             % {"max": exc.depth}
         ) from None
+    except limits.Unreadable as exc:
+        raise FileRefused(
+            _("The file cannot be read: %(problem)s.") % {"problem": exc.message}
+        ) from None
     except UnicodeDecodeError:
         raise FileRefused(_("The file is not UTF-8 text, so it is not a JSON file.")) from None
     except json.JSONDecodeError as exc:

@@ -11,10 +11,20 @@ Vocabulary:
 - written-in answer: a mark cell holding a text of at least ``MIN_ANSWER`` characters with a
   letter in it (``А. Кристи``, a link): the venue wrote the team's answer instead of a mark,
   so the question is disputed (``?``) and a note names the cell and the answer.
-- stray cell: any other value in a mark cell (``с``, ``BH``, a Cyrillic ``о`` for 0, ``2``,
-  a formula's error such as ``#REF!``):
-  nobody can tell which mark was meant, so the file is refused, naming the cell's address
-  (``Sheet1!F12`` in a workbook, ``row 12, column F`` in a CSV).
+- ``с`` (Cyrillic): the rating site's own mark for a disputed answer, read as ``?`` with a note.
+- stray cell: any other value in a mark cell (``BH``, a Cyrillic ``о`` for 0, ``2``, a
+  formula's error such as ``#REF!``): nobody can tell which mark was meant. Every one is
+  listed (``RatingTable.stray``) by its address (``Sheet1!F12`` in a workbook, ``row 12,
+  column F`` in a CSV) with what Podium would read it as (``reading``: a look-alike of a mark
+  as that mark, anything else as disputed); its team's mask holds that reading until the
+  caller decides (the web preview asks the organizer, the command line refuses them all or
+  reads them as disputed).
+- note row: a row of a worksheet that is no team: above the first header (a title, a note
+  line), or in or under a block with neither a name nor a mark (a legend ``1 - Зачтен АЖ``,
+  a tour's title), or with a name but neither a rating number, a tour nor a mark. It is kept
+  as a note of the table (``RatingTable.notes``), never taken for a team.
+- unrated team: a team whose rating number is ``-1`` or blank: a team without a rating
+  number, found by its name.
 - unscored team: a team with no row in a tour (or only blank marks there): its marks in that
   tour are ``0`` and a note says so; it stays in the file's order, where the site put it.
 - rating team: one team of the file with its mask over all tours (tour by tour), the row where
@@ -23,6 +33,7 @@ Vocabulary:
 
 from __future__ import annotations
 
+import itertools
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -37,6 +48,11 @@ MIN_ANSWER = 3  # "с", "о", "BH": a stray letter or two; "США", "пес": a
 MAX_ROWS = 5000
 MAX_COLUMNS = 200
 MARKS = {"1": "1", "0": "0", "": "0", "X": "X", "?": "?"}
+DISPUTED = frozenset(("с", "С"))  # Cyrillic es: the rating site's mark for a disputed answer
+# A stray cell that looks like a mark (a Cyrillic о typed for 0) would be read as that mark.
+LOOKALIKES = {"о": "0", "О": "0", "o": "0", "O": "0", "х": "X", "Х": "X", "l": "1", "I": "1"}
+UNRATED = "-1"  # the rating site's number of a team it does not rate
+HEADER_ROWS = 20  # how far down a worksheet its first header may stand
 # A formula's error shown in a cell: letters, but no answer anybody wrote.
 ERRORS = frozenset(
     ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#SPILL!", "#CALC!")
@@ -67,9 +83,40 @@ class RatingTeam:
 
 
 @dataclass(frozen=True)
+class Stray:
+    """A stray cell (see the vocabulary): where, what it holds, the team's row (``line``), its
+    place in the team's mask and the mark Podium would read it as."""
+
+    where: str
+    value: str
+    line: int
+    position: int
+    reading: str
+
+    def message(self) -> str:
+        return str(
+            _("%(cell)s: “%(value)s” is not a mark; Podium would read it as %(reading)s")
+            % {"cell": self.where, "value": self.value, "reading": mark_words(self.reading)}
+        )
+
+
+def mark_words(mark: str) -> str:
+    """A mark with its meaning: ``0 (not taken)``."""
+    words = {
+        "1": _("1 (taken)"),
+        "0": _("0 (not taken)"),
+        "X": _("X (withdrawn)"),
+        "?": _("? (disputed)"),
+    }
+    return str(words[mark])
+
+
+@dataclass(frozen=True)
 class RatingTable:
     teams: tuple[RatingTeam, ...]
     tours: tuple[tuple[str, int], ...]  # each tour and its number of questions, in order
+    notes: tuple[str, ...] = ()  # the note rows, each with its address
+    stray: tuple[Stray, ...] = ()
 
     @property
     def questions(self) -> int:
@@ -103,9 +150,13 @@ def _header(cells: Sequence[str], order: str) -> _Block | None:
 
 
 def is_rating_table(table: Table) -> bool:
-    """Whether the first row with a value is a block's header (the site's layout)."""
-    first = next((cells for _n, cells in table if any(c.strip() for c in cells)), None)
-    return first is not None and _header(first, "1") is not None
+    """Whether one of the first ``HEADER_ROWS`` rows with a value is a block's header (the
+    site's layout, perhaps under a title or a note line)."""
+    filled = (cells for _n, cells in table if any(c.strip() for c in cells))
+    return any(
+        _header(cells, "1") is not None
+        for _i, cells in zip(range(HEADER_ROWS), filled, strict=False)
+    )
 
 
 def _cell(cells: Sequence[str], index: int | None) -> str:
@@ -117,6 +168,9 @@ class _Reader:
         self.address = address  # "%(sheet)s!%(cell)s" or "row %(row)d, column %(column)s"
         self.teams: dict[str, RatingTeam] = {}
         self.tours: dict[str, int] = {}
+        self.notes: list[str] = []
+        # (team, tour, index in the tour, address, text, reading): placed once tours are known
+        self.stray: list[tuple[RatingTeam, str, int, str, str, str]] = []
 
     def where(self, sheet: str, row: int, column: int) -> str:
         letter = column_letter(column)
@@ -131,25 +185,55 @@ class _Reader:
 
     def sheet(self, title: str, table: Table) -> None:
         block: _Block | None = None
+        before: list[tuple[int, Sequence[str]]] = []
         for row, cells in table:
             if not any(c.strip() for c in cells):
                 continue
             opened = _header(cells, str(len(self.tours) + 1))
             if opened is not None:
                 block = opened
-                continue
-            if block is None:
-                raise self.refuse(
-                    self.where(title, row, 0),
-                    _("a team row before any header row (Team ID, Название, Город, Тур, 1 … n)"),
-                )
-            self.team_row(title, row, cells, block)
+            elif block is None:
+                before.append((row, cells))
+            elif self.is_note(cells, block):
+                self.note(title, row, cells)
+            else:
+                self.team_row(title, row, cells, block)
+            if block is not None and before:
+                for seen, text in before:  # a title or a note line above the first header
+                    self.note(title, seen, text)
+                before = []
+        if before:
+            raise self.refuse(
+                self.where(title, before[0][0], 0),
+                _("a team row before any header row (Team ID, Название, Город, Тур, 1 … n)"),
+            )
+
+    @staticmethod
+    def is_note(cells: Sequence[str], block: _Block) -> bool:
+        """A row in a block that is no team (see the vocabulary)."""
+        if any(_cell(cells, c) for _n, c in block.questions):
+            return False
+        if not _cell(cells, block.name):
+            return True
+        rating_id = _cell(cells, block.id)
+        numbered = rating_id.isdigit() or rating_id == UNRATED
+        return not numbered and not _cell(cells, block.tour)
+
+    def note(self, title: str, row: int, cells: Sequence[str]) -> None:
+        first = next(i for i, c in enumerate(cells) if c.strip())
+        text = " ".join(c.strip() for c in cells if c.strip())[:120]
+        self.notes.append(
+            _("%(cell)s: “%(text)s” is no team: kept as a note")
+            % {"cell": self.where(title, row, first), "text": text}
+        )
 
     def team_row(self, title: str, row: int, cells: Sequence[str], block: _Block) -> None:
         name = _cell(cells, block.name)
         if not name:
             raise self.refuse(self.where(title, row, block.name), _("the team has no name"))
         rating_id = _cell(cells, block.id)
+        if rating_id == UNRATED:
+            rating_id = ""  # the site does not rate the team: found by its name
         if rating_id and not rating_id.isdigit():
             raise self.refuse(
                 self.where(title, row, block.id or 0),
@@ -173,7 +257,9 @@ class _Reader:
         texts = [(self.where(title, row, c), _cell(cells, c)) for _n, c in block.questions]
         if not any(text for _where, text in texts):
             team.notes.append(self.unscored(name, tour))
-        team.tours[tour] = "".join(self.mark(team, where, text) for where, text in texts)
+        team.tours[tour] = "".join(
+            self.mark(team, tour, i, where, text) for i, (where, text) in enumerate(texts)
+        )
 
     @staticmethod
     def unscored(name: str, tour: str) -> str:
@@ -185,10 +271,19 @@ class _Reader:
             % {"name": name, "tour": tour}
         )
 
-    def mark(self, team: RatingTeam, where: str, text: str) -> str:
+    def mark(self, team: RatingTeam, tour: str, index: int, where: str, text: str) -> str:
         mark = MARKS.get(text.upper() if text in ("x", "X") else text)
         if mark is not None:
             return mark
+        if text in DISPUTED:
+            team.notes.append(
+                _(
+                    "%(cell)s: “%(value)s” is the rating site's mark for a disputed answer; "
+                    "read as disputed (?)"
+                )
+                % {"cell": where, "value": text}
+            )
+            return "?"
         answer = len(text) >= MIN_ANSWER and any(c.isalpha() for c in text)
         if answer and text.upper() not in ERRORS:
             team.notes.append(
@@ -196,14 +291,9 @@ class _Reader:
                 % {"cell": where, "answer": text[:60]}
             )
             return "?"
-        raise self.refuse(
-            where,
-            _(
-                "“%(value)s” is not a mark: write 1 (taken), 0 or nothing (not taken), X "
-                "(withdrawn) or ? (disputed), or the team's answer in words"
-            )
-            % {"value": text[:60]},
-        )
+        reading = LOOKALIKES.get(text, "?")
+        self.stray.append((team, tour, index, where, text[:60], reading))
+        return reading
 
     def result(self) -> RatingTable:
         if not self.teams:
@@ -214,7 +304,16 @@ class _Reader:
                     team.notes.append(self.unscored(team.name, tour))
                     team.tours[tour] = "0" * questions
             team.mask = "".join(team.tours[tour] for tour in self.tours)
-        return RatingTable(tuple(self.teams.values()), tuple(self.tours.items()))
+        starts = dict(
+            zip(self.tours, itertools.accumulate([0, *self.tours.values()]), strict=False)
+        )
+        stray = (
+            Stray(where, text, team.line, starts[tour] + index, reading)
+            for team, tour, index, where, text, reading in self.stray
+        )
+        return RatingTable(
+            tuple(self.teams.values()), tuple(self.tours.items()), tuple(self.notes), tuple(stray)
+        )
 
 
 def read_tables(tables: Sequence[tuple[str, Table]], address: str = "xlsx") -> RatingTable:

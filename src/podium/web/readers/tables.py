@@ -68,6 +68,10 @@ class Sheet:
     extra: dict[int, int] = field(default_factory=dict)  # row number → cells beyond the header
     cell_notes: dict[int, list[str]] = field(default_factory=dict)  # row number → its notes
     by_name: bool = False  # rows name their teams without entry numbers (a rating table)
+    table_notes: tuple[str, ...] = ()  # a rating table's rows that are no team
+    # A rating table's stray cells: {"row", "position" (in the mask), "cell", "value",
+    # "reading" (the mark Podium would read), "message"}; the organizer decides each.
+    stray: tuple[dict[str, Any], ...] = ()
 
     def data(self) -> dict[str, Any]:
         """Plain data to keep between the steps (in the session)."""
@@ -79,6 +83,8 @@ class Sheet:
             "extra": {str(k): v for k, v in self.extra.items()},
             "cell_notes": {str(k): v for k, v in self.cell_notes.items()},
             "by_name": self.by_name,
+            "table_notes": list(self.table_notes),
+            "stray": [dict(s) for s in self.stray],
         }
 
     @classmethod
@@ -91,6 +97,8 @@ class Sheet:
             extra={int(k): int(v) for k, v in data.get("extra", {}).items()},
             cell_notes={int(k): list(v) for k, v in data.get("cell_notes", {}).items()},
             by_name=bool(data.get("by_name")),
+            table_notes=tuple(data.get("table_notes", ())),
+            stray=tuple(dict(s) for s in data.get("stray", ())),
         )
 
 
@@ -151,7 +159,20 @@ def _rating(
         note=note,
         cell_notes=notes,
         by_name=True,
+        table_notes=found.notes,
+        stray=tuple(_stray(s) for s in found.stray),
     )
+
+
+def _stray(cell: ratingsheet.Stray) -> dict[str, Any]:
+    return {
+        "row": cell.line,
+        "position": cell.position,
+        "cell": cell.where,
+        "value": cell.value,
+        "reading": cell.reading,
+        "message": cell.message(),
+    }
 
 
 # --- text ------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from podium.engine.defaults import ABSENT, by_default, is_default
 from podium.engine.entries import Entry, Number, Reason
 from podium.engine.errors import InputError, Problem, Problems
 from podium.engine.formats.chgk.tour import require_tour_columns, tour_entries
@@ -399,4 +400,6 @@ def _absent_note(s: TourStanding, stage: ChgkSeasonStage) -> Reason:
         tour=s.tour,
         places=s.places,
     )
+    if is_default(stage, "absent_place") and stage.absent_clause is None:
+        return Reason(None, by_default(text, ABSENT))
     return Reason(stage.absent_clause, text)

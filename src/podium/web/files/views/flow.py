@@ -212,6 +212,8 @@ def step(
 class Confirmed:
     reason: str
     skip: bool = False  # ChGK tours: the teams that are not entries are left out
+    # The rating site's stray cells: each one's index → the mark the organizer chose for it.
+    decisions: tuple[tuple[int, str], ...] = ()
 
 
 class RoundImport(ImportFlow[Confirmed]):

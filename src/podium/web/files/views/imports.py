@@ -36,6 +36,7 @@ from podium.web.files.services.imports import (
     results_import,
     results_preview,
 )
+from podium.web.files.services.imports.stray import DECISIONS
 from podium.web.files.views.flow import Confirmed, ImportFlow, RoundImport, step, upload_of
 from podium.web.kernel.lookup import event_for, stage_or_404
 from podium.web.kernel.refusals import Refused, refusal_text
@@ -45,6 +46,7 @@ from podium.web.kernel.text import plain
 from podium.web.kernel.texts import rt
 from podium.web.models import Event
 from podium.web.readers.rating import RatingFile, read_rating
+from podium.web.readers.ratingsheet import mark_words
 from podium.web.readers.tables import Sheet, read_upload
 from podium.web.results.selectors.rows import RECORDED_FORMATS
 
@@ -156,23 +158,34 @@ class ResultsImport(RoundImport):
         return Sheet.from_data(self.found["sheet"])
 
     def choose(self, saving: bool) -> Confirmed:
-        if saving:
-            return Confirmed(plain(self.request.POST.get("reason", "")).strip()[:500])
-        return Confirmed(plain(self.request.GET.get("reason", "")).strip())
+        form = self.request.POST if saving else self.request.GET
+        decisions = tuple(
+            (i, mark)
+            for i in range(len(self.sheet.stray))
+            if (mark := form.get(f"stray-{i}", "")) in DECISIONS
+        )
+        return Confirmed(plain(form.get("reason", "")).strip()[:500], decisions=decisions)
 
     def context(self, chosen: Confirmed) -> dict[str, Any]:
-        return {"sheet": self.sheet, **self.round_context(chosen)}
+        decided = dict(chosen.decisions)
+        stray = [
+            {**cell, "index": i, "chosen": decided.get(i, "")}
+            for i, cell in enumerate(self.sheet.stray)
+        ]
+        marks = [(m, mark_words(m)) for m in DECISIONS]
+        return {"sheet": self.sheet, "stray": stray, "marks": marks, **self.round_context(chosen)}
 
     def plan(self, chosen: Confirmed) -> Any:
         return results_preview(
             event=self.event, stage=self.stage.key, round=self.round, sheet=self.sheet,
-            by=self.request.user, reason=chosen.reason,
+            by=self.request.user, reason=chosen.reason, decisions=dict(chosen.decisions),
         )  # fmt: skip
 
     def save(self, chosen: Confirmed) -> Any:
         return results_import(
             event=self.event, stage=self.found["stage"], round=self.round, sheet=self.sheet,
             by=self.request.user, token=self.token, reason=chosen.reason,
+            decisions=dict(chosen.decisions),
         )  # fmt: skip
 
     def message(self, made: Any) -> str:

@@ -132,15 +132,23 @@ def raw_row(entry: Entry, stage: Stage, cells: dict[str, str], line: int = 1) ->
 
 
 def item_row(
-    stage: Stage, item: str, cells: dict[str, str], labels: dict[str, str], line: int = 1
+    stage: Stage,
+    item: str,
+    cells: dict[str, str],
+    labels: dict[str, str],
+    line: int = 1,
+    groups: dict[str, str] | None = None,
 ) -> RawRow:
-    """One engine row of a battle or a superfinal question, teams named by their labels."""
+    """One engine row of a battle or a superfinal question, teams named by their labels; a
+    battle of a grouped stage in the group of its first team (``groups_by_number``)."""
 
     def label(number: str) -> str:
         return labels.get(number, f"#{number}")
 
     if stage.format == "head-to-head":
         row = {"id": item, **{c: cells.get(c, "") for c in BATTLE_COLUMNS}}
+        if groups:
+            row["group"] = groups.get(row["team1"]) or groups.get(row["team2"], "")
         row["team1"], row["team2"] = label(row["team1"]), label(row["team2"])
         return RawRow(line, row)
     row = {"id": str(item_order(item)[0]), "discipline": cells.get("discipline", "")}
@@ -148,6 +156,14 @@ def item_row(
         if column != "discipline":
             row[label(column)] = value
     return RawRow(line, row)
+
+
+def groups_by_number(event: Event, stage: Stage) -> dict[str, str]:
+    """Each entry's group by its number, for a head-to-head stage with groups (its battles are
+    ranked group by group); empty, without a query, for any other stage."""
+    if stage.format != "head-to-head" or not stage.groups:
+        return {}
+    return {str(n): g for n, g in stage_entries(event, stage).values_list("number", "group")}
 
 
 def labels_by_number(event: Event, stage: Stage) -> dict[str, str]:
@@ -370,8 +386,9 @@ def _ruled_rows(
     results = current_results(event, stage, round, at)
     if the_stage.format in ITEM_FORMATS:
         labels = labels_by_number(event, the_stage)
+        groups = groups_by_number(event, the_stage)
         rows = [
-            item_row(the_stage, r.item, r.cells, labels, line)
+            item_row(the_stage, r.item, r.cells, labels, line, groups)
             for line, r in enumerate(results, start=1)
         ]
         if not rulings or the_stage.format != "head-to-head":

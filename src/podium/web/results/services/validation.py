@@ -23,7 +23,13 @@ from podium.web.kernel.refusals import Refused
 from podium.web.kernel.texts import error_text, shown_value, where_text
 from podium.web.models import Entry, Event
 from podium.web.results.selectors.clock import clock_of, group_of
-from podium.web.results.selectors.rows import current_results, item_row, labels_by_number, raw_row
+from podium.web.results.selectors.rows import (
+    current_results,
+    groups_by_number,
+    item_row,
+    labels_by_number,
+    raw_row,
+)
 from podium.web.results.selectors.tours import fixed_length, length_problem, varies
 
 
@@ -65,11 +71,13 @@ def validate(
         rows = [raw_row(entry, stage, cells)]
         line = 1
     else:
-        labels = labels_by_number(event, stage)
+        labels, groups = labels_by_number(event, stage), groups_by_number(event, stage)
         others = [r for r in current_results(event, stage.key, round, now) if r.item != item]
-        rows = [item_row(stage, r.item, r.cells, labels, n) for n, r in enumerate(others, 1)]
+        rows = [
+            item_row(stage, r.item, r.cells, labels, n, groups) for n, r in enumerate(others, 1)
+        ]
         line = len(rows) + 1
-        rows.append(item_row(stage, item, cells, labels, line))
+        rows.append(item_row(stage, item, cells, labels, line, groups))
     length = None
     if entry is not None and isinstance(stage, ChgkTourStage) and varies(stage):
         length = fixed_length(event, stage, round)

@@ -33,6 +33,7 @@ from podium.web.results.selectors.rows import (
     battle_item,
     current_results,
     format_columns,
+    groups_by_number,
     item_row,
     labels_by_number,
     question_item,
@@ -370,8 +371,12 @@ def item_rows(
     good = [r for r in rows if r.item]
     if good and not general:
         others = [r for item, r in current.items() if item not in seen]
-        raws = [item_row(stage, r.item, r.cells, labels, r.row) for r in good]
-        raws += [item_row(stage, r.item, r.cells, labels, 10**6 + n) for n, r in enumerate(others)]
+        groups = groups_by_number(event, stage)
+        raws = [item_row(stage, r.item, r.cells, labels, r.row, groups) for r in good]
+        raws += [
+            item_row(stage, r.item, r.cells, labels, 10**6 + n, groups)
+            for n, r in enumerate(others)
+        ]
         by_row, rest = _engine_problems(event, stage, raws, good)
         # Problems on rows of results already recorded (not in the file) concern the file
         # as a whole: its battles or questions do not fit with those.

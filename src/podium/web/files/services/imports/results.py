@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +25,7 @@ from podium.web.files.services.imports.common import (
     once,
 )
 from podium.web.files.services.imports.result_rows import ResultRow, entry_rows, item_rows
+from podium.web.files.services.imports.stray import decided
 from podium.web.kernel.audit import audit
 from podium.web.kernel.lookup import locked_event
 from podium.web.kernel.refusals import Refused, refusal_text
@@ -80,6 +82,7 @@ def _record_rows(
     reason: str,
     sheet: Sheet,
     now: dt.datetime,
+    said: dict[int, list[str]],
 ) -> list[Result]:
     """Records or corrects every row through the results service, in file order."""
     current = {(r.entry_id or r.item): r for r in current_results(event, stage.key, round)}
@@ -89,6 +92,8 @@ def _record_rows(
         if row.issues or row.action not in ("record", "correct"):
             continue
         key = f"import-{token}/{row.row}"
+        # The organizer's reading of a stray cell stays on the result it made.
+        kept = {**detail, "notes": said[row.row]} if said.get(row.row) else detail
         try:
             with transaction.atomic():
                 if row.action == "record":
@@ -101,7 +106,7 @@ def _record_rows(
                         entry=row.entry,
                         item=row.item,
                         round=round,
-                        detail=detail,
+                        detail=kept,
                         now=now,
                     )
                 else:
@@ -112,7 +117,7 @@ def _record_rows(
                         by=by,
                         reason=reason,
                         idempotency_key=key,
-                        detail=detail,
+                        detail=kept,
                         now=now,
                     )
         except Refused as exc:
@@ -132,16 +137,19 @@ def _results_plan(
     token: str,
     reason: str,
     now: dt.datetime,
+    decisions: Mapping[int, str],
 ) -> tuple[ResultsPlan, list[Result]]:
     the_stage = results_stage(event, stage, round)
+    sheet, undecided, said = decided(sheet, decisions)
     if the_stage.format in ENTRY_FORMATS:
         rows, general, notes = entry_rows(event, the_stage, round, sheet, reason)
+        for row in rows:
+            row.issues += undecided.get(row.row, [])
     elif the_stage.format in ITEM_FORMATS:
         rows, general, notes = item_rows(event, the_stage, round, sheet, reason)
     else:  # pragma: no cover - recorded_stage lets only these through
         raise Refused(_("Results of this stage are not imported."))
-    if sheet.note:
-        notes.insert(0, sheet.note)
+    notes[:0] = [n for n in (sheet.note, *sheet.table_notes) if n]
     plan = ResultsPlan(the_stage, round, rows, general, notes)
     made: list[Result] = []
     if not general:
@@ -151,7 +159,7 @@ def _results_plan(
         )
         if follow:
             notes.append(follow)
-        made = _record_rows(event, the_stage, round, rows, by, token, reason, sheet, now)
+        made = _record_rows(event, the_stage, round, rows, by, token, reason, sheet, now, said)
     if plan.ok:
         plan.tables, problems = live_tables(event, the_stage, round)
         plan.notes += problems
@@ -167,13 +175,17 @@ def results_preview(
     by: Any,
     reason: str = "",
     now: dt.datetime | None = None,
+    decisions: Mapping[int, str] | None = None,
 ) -> ResultsPlan:
     """What importing the results file into the round would record or correct, every problem
     per row and column (the engine's too), and the round's table after it; nothing is saved."""
     guard(event, by)
     now = now or timezone.now()
     reason = reason.strip()
-    return dry_run(lambda: _results_plan(event, stage, round, sheet, by, "preview", reason, now)[0])
+    chosen = decisions or {}
+    return dry_run(
+        lambda: _results_plan(event, stage, round, sheet, by, "preview", reason, now, chosen)[0]
+    )
 
 
 def results_import(
@@ -186,6 +198,7 @@ def results_import(
     token: str,
     reason: str = "",
     now: dt.datetime | None = None,
+    decisions: Mapping[int, str] | None = None,
 ) -> list[Result]:
     """Records every row of the results file through ``result_record`` (or corrects a current
     result, given a reason), all or nothing (``ImportRefused``)."""
@@ -195,7 +208,9 @@ def results_import(
     with transaction.atomic():
         event = locked_event(event.pk)
         once(event, "results.import", token)
-        plan, made = _results_plan(event, stage, round, sheet, by, token, reason, now)
+        plan, made = _results_plan(
+            event, stage, round, sheet, by, token, reason, now, decisions or {}
+        )
         if not plan.ok:
             raise ImportRefused(plan.issues)
         audit(
