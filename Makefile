@@ -75,7 +75,7 @@ check: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-bench: $(STAMP)
+bench: $(STAMP) proxy
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/cli.py
 	$(BIN)/python bench/live.py
@@ -83,6 +83,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/load.py
 	$(BIN)/python bench/pdf.py
 	$(BIN)/python bench/mail.py
+	$(BIN)/python bench/proxy.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .import_linter_cache
