@@ -250,7 +250,7 @@ def test_two_thousand_spectators_cost_podium_a_few_requests_a_second(proxied: Pr
     assert reached <= 3 * lasted
     assert polls >= 100 * reached
     # Every spectator holds the new result by its second poll sent after the result was
-    # recorded: the poll interval plus the cache's age (3 s each).
+    # recorded: the poll interval (3 s) plus the cache's age (at most 2 s).
     for spectator in spectators:
         after = [shows for sent, shows in spectator.polls if sent > recorded]
         assert len(after) >= 2

@@ -20,7 +20,7 @@ from podium.web.results.services.results import result_record
 from podium.web.standings.services.publication import publication_set
 
 QUALI = "individual-qualification"
-LIVE = "public, max-age=3, stale-while-revalidate=3, stale-if-error=86400"
+LIVE = "public, max-age=2, stale-while-revalidate=3, stale-if-error=86400"
 FROZEN = "public, max-age=86400, stale-if-error=86400"
 
 

@@ -10,8 +10,8 @@ Vocabulary:
   ``Authorization``. Anyone else sees an answer rendered for them (their name, their forms), even
   on a public page.
 - shared answer: a public kind, asked anonymously with GET or HEAD, answered without setting a
-  cookie: ``public, max-age=<poll interval>, stale-while-revalidate, stale-if-error`` (frozen:
-  a day), its ETag kept. It varies on ``Accept-Encoding`` alone when the address names its
+  cookie: ``public, max-age=<poll interval − 1 s>, stale-while-revalidate, stale-if-error``
+  (frozen: a day), its ETag kept. It varies on ``Accept-Encoding`` alone when the address names its
   language (``/cs/…``); an unprefixed address speaks the visitor's chosen language
   (``podium.web.kernel.languages``), so it also varies on ``Accept-Language`` and ``Cookie``.
 - private answer: everything else, marked ``private`` on top of what the view said — a shared
@@ -88,8 +88,11 @@ def shared_control(kind: str) -> str:
         age = int(settings.PODIUM_FROZEN_MAX_AGE)
         return f"public, max-age={age}, stale-if-error={age}"
     poll = poll_seconds()
+    # A second under the poll interval: a browser's next poll always asks again (its own copy
+    # is stale by then), and a shared cache's copy is never older than one interval.
+    age = max(1, poll - 1)
     stale = int(settings.PODIUM_STALE_IF_ERROR)
-    return f"public, max-age={poll}, stale-while-revalidate={poll}, stale-if-error={stale}"
+    return f"public, max-age={age}, stale-while-revalidate={poll}, stale-if-error={stale}"
 
 
 def _vary(request: HttpRequest) -> str:
