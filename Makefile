@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PODIUM := $(BIN)/podium
 LOCALES := $(wildcard src/podium/web/locale/*/LC_MESSAGES/django.po)
 
-.PHONY: run demo test quick check bench messages catalogues browser clean
+.PHONY: run demo test quick check bench messages catalogues browser proxy clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is required ($(PYTHON) not found)"; exit 1; }
@@ -48,13 +48,20 @@ browser:
 		echo "Installing Debian's chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
+# The reverse-proxy test (tests/cli/test_server_proxy.py) and bench/proxy.py run Debian's
+# nginx in front of Podium; install it when it is missing.
+proxy:
+	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { \
+		echo "Installing Debian's nginx for the reverse-proxy test"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; }
+
 # `make test`: every test a user needs to trust a change — engine, rules, command line, web,
 # the servers in processes of their own and the browser walks — on SQLite, or on the database
 # DATABASE_URL names. `make test MARKS='not browser'` leaves out the browser walks (CI runs
 # them once, on PostgreSQL). Markers: `browser` (set on every test that drives Chromium) and
 # `slow` (several seconds each, measured); see [tool.pytest.ini_options] in pyproject.toml.
 MARKS ?=
-test: $(STAMP) messages browser
+test: $(STAMP) messages browser proxy
 	$(BIN)/pytest -q $(if $(MARKS),-m "$(MARKS)")
 
 # `make quick`: the inner loop, in a couple of minutes — engine, rules, command line and web
@@ -68,7 +75,7 @@ check: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-bench: $(STAMP)
+bench: $(STAMP) proxy
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/cli.py
 	$(BIN)/python bench/live.py
@@ -76,6 +83,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/load.py
 	$(BIN)/python bench/pdf.py
 	$(BIN)/python bench/mail.py
+	$(BIN)/python bench/proxy.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .import_linter_cache

@@ -158,6 +158,7 @@ def _serve(env: dict[str, str], port: int, log: Path) -> Server:
         except OSError:
             pass
         time.sleep(0.3)
+    _stop(server)  # not left running behind the failure
     raise AssertionError(f"the server did not start: {log.read_text()[-2000:]}")
 
 

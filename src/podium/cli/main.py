@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from podium.cli import archive, bowling, rulebook, server, standings
+from podium.cli import archive, bowling, publish, rulebook, server, standings
 
 app = typer.Typer(
     name="podium",
@@ -19,6 +19,7 @@ app.command("standings")(standings.command)
 app.command("serve")(server.serve)
 app.command("export-event")(archive.export_event)
 app.command("import-event")(archive.import_event)
+app.command("publish")(publish.publish)
 app.command(
     "manage",
     context_settings={"allow_extra_args": True, "ignore_unknown_options": True},

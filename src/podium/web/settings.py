@@ -66,6 +66,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Who may keep each answer: public for anonymous spectators, private otherwise.
+    "podium.web.live.headers.CacheHeaders",
     # Refuses a body over its cap before anything reads it (podium.web.kernel.limits).
     "podium.web.kernel.limits.body_limits",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -168,6 +170,12 @@ LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"
+
+# How often a spectator's page polls its table; the shared caches keep a public answer as long
+# (podium.web.live.headers), and show the last one while the venue is unreachable.
+PODIUM_POLL_SECONDS = int(ENV.get("PODIUM_POLL_SECONDS", "3"))
+PODIUM_STALE_IF_ERROR = int(ENV.get("PODIUM_STALE_IF_ERROR", str(24 * 3600)))
+PODIUM_FROZEN_MAX_AGE = int(ENV.get("PODIUM_FROZEN_MAX_AGE", str(24 * 3600)))
 
 STATIC_URL = "/static/"
 if PRODUCTION:

@@ -40,7 +40,7 @@ def test_table_fragment_answers_304_until_something_changes(cz: Any) -> None:
 
     response = client.get(table_url(event))
     assert response.status_code == 200
-    assert "no-cache" in response["Cache-Control"]
+    assert response["Cache-Control"].startswith("public, max-age=2,")  # a shared cache keeps it
     etag = response["ETag"]
     assert etag.startswith('"')
     assert etag.endswith('"')
@@ -51,7 +51,7 @@ def test_table_fragment_answers_304_until_something_changes(cz: Any) -> None:
     assert again.status_code == 304
     assert again.content == b""
     assert again["ETag"] == etag
-    assert "no-cache" in again["Cache-Control"]
+    assert again["Cache-Control"].startswith("public, max-age=2,")
 
     record(event, bohdan, "1:05:00", ref1, 1)  # a new result
     changed = client.get(table_url(event), headers={"If-None-Match": etag})

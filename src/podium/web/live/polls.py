@@ -30,7 +30,6 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
-from django.utils.cache import patch_vary_headers
 
 from podium.web.kernel.languages import chosen_language
 from podium.web.live import flight, versions
@@ -108,13 +107,11 @@ def snapshot_of(response: HttpResponse, tag: str) -> Snapshot:
 
 
 def _headers(response: HttpResponseBase, etag: str, language: str) -> HttpResponseBase:
-    response["ETag"] = etag
-    response["Cache-Control"] = "no-cache"
+    response["ETag"] = etag  # Cache-Control and Vary: podium.web.live.headers
     response[NOW_HEADER] = server_now()
     if language:
         response["Content-Language"] = language
     response.setdefault("X-Frame-Options", settings.X_FRAME_OPTIONS)
-    patch_vary_headers(response, ("Accept-Encoding", "Cookie", "Accept-Language"))
     return response
 
 

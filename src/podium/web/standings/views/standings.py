@@ -32,7 +32,6 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils import translation
-from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 
@@ -46,6 +45,7 @@ from podium.web.kernel.stages import has_calendar
 from podium.web.kernel.text import search_text
 from podium.web.kernel.texts import points_shown
 from podium.web.live import flight, polls, versions
+from podium.web.live.headers import poll_seconds
 from podium.web.models import Event, Publication
 from podium.web.results.selectors.clock import stage_clocks
 from podium.web.standings.selectors.charts.stage import stage_charts
@@ -58,7 +58,7 @@ from podium.web.standings.selectors.standings import (
     stage_rounds,
 )
 
-POLL = "every 3s"
+POLL = f"every {poll_seconds()}s"  # the shared caches keep an answer as long
 WHY = "?why="
 
 
@@ -125,12 +125,6 @@ def _live_context(
     }
 
 
-def _no_cache(response: HttpResponseBase) -> HttpResponseBase:
-    patch_cache_control(response, no_cache=True)
-    patch_vary_headers(response, ("Cookie",))
-    return response
-
-
 def _whole(request: HttpRequest, staff: bool) -> bool:
     """Whether the page is the same for every visitor like this one (a snapshot; see the
     vocabulary): anonymous, asking nothing of its own."""
@@ -148,7 +142,7 @@ def _served(request: HttpRequest, staff: bool, tag: str, page: Any, etag: str) -
 
     if _whole(request, staff):
         return polls.snapshot(request, "p", tag, rendered)
-    return _no_cache(rendered())
+    return rendered()
 
 
 def stages_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -202,7 +196,7 @@ def _round_page(request: HttpRequest, slug: str, stage: str, round: int | None) 
             found = find_row(round_tables(event, the_stage, round, staff, moment).tables, key)
         else:
             found = live_row(event, the_stage, round, staff, tag, key)
-        return _no_cache(_why(request, event, the_stage, round, found, request.path))
+        return _why(request, event, the_stage, round, found, request.path)
 
     def page() -> HttpResponse:
         context: dict[str, Any] = {
@@ -294,7 +288,7 @@ def _fragment(
     tag = versions.stage_tag(event.slug, the_stage)
     current = polls.still_current(request, tag, round, view)
     if current is not None:
-        return _no_cache(polls.not_modified(current))
+        return polls.not_modified(current)
 
     def fragment() -> HttpResponse:
         with shared_reads():
@@ -303,7 +297,7 @@ def _fragment(
         response["ETag"] = context["etag"]
         return response
 
-    return _no_cache(polls.snapshot(request, who(staff), tag, fragment))
+    return polls.snapshot(request, who(staff), tag, fragment)
 
 
 def table_fragment(request: HttpRequest, slug: str, stage: str, round: int = 1) -> HttpResponseBase:
