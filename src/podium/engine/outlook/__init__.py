@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from podium.engine.entries import Reason
+from podium.engine.errors import InputError, Problem
 from podium.engine.inputs import RawRow
 from podium.engine.messages import Message, Span, Value, _, term
 from podium.engine.outlook.core import Field, Prospect, Target, Verdict
@@ -91,7 +92,15 @@ def outlook(
     """The outlook of every row of the stage; ``remaining``: rounds still to play where the
     file cannot tell (a season's tours, a tour's questions given by counts); ``now_ms``: a timed
     round's clock (else the largest time in the file)."""
-    stage = rulebook.stage(stage_key)
+    try:
+        stage = rulebook.stage(stage_key)
+    except KeyError:
+        known = ", ".join(s.key for s in rulebook.stages)
+        text = _("unknown stage '%(stage)s' in %(rulebook)s (%(known)s)", stage=stage_key,
+                 rulebook=rulebook.key, known=known)  # fmt: skip
+        raise InputError([Problem("--stage", text)]) from None
+    if not rows:
+        raise InputError([Problem("", _("the results file has no rows"))])
     plan = stage_plan(rulebook, stage, rows, remaining=remaining, now_ms=now_ms)
     found: dict[tuple[str, str], Outlook] = {}
     for table in plan.standings.tables:
