@@ -111,17 +111,18 @@ class Field:
     def sure_key(self, p: Prospect, target: Target) -> tuple[Key | None, bool]:
         """The worst key that still makes ``p`` certain against everyone else's best, and
         whether the key itself is enough (``True``) or only anything better than it."""
-        others = [q.high for q in self.prospects if q.id != p.id]
-        if len(others) < target.count:
-            return None, True  # fewer rivals than spots: any result does
-        others.sort()
-        return others[target.count - 1], not (target.strict or self.ambiguous)
+        key = _nth_other(self.highs, p.high, target.count)
+        return key, key is None or not (target.strict or self.ambiguous)
 
     def out_key(self, p: Prospect, target: Target) -> Key | None:
         """The key below which ``p`` is out even against everyone else's worst (``None``: never
         out); a key equal to it still leaves a chance."""
-        others = [q.low for q in self.prospects if q.id != p.id]
-        if len(others) < target.count:
-            return None
-        others.sort()
-        return others[target.count - 1]
+        return _nth_other(self.lows, p.low, target.count)
+
+
+def _nth_other(ordered: list[Key], own: Key, n: int) -> Key | None:
+    """The ``n``-th smallest of ``ordered`` once ``own`` (one of them) is left out."""
+    if n < 1 or len(ordered) - 1 < n:
+        return None
+    index = n - 1
+    return ordered[index + 1] if bisect_left(ordered, own) <= index else ordered[index]
