@@ -120,10 +120,15 @@ def main() -> None:
         plain = timed(lambda b=book, s=stage, r=rows: compute_standings(b, s, r), runs)
         seen = timed(lambda b=book, s=stage, r=rows, o=options: outlook(b, s, r, **o), runs)
         verdict = "PASS" if seen[0] <= TARGET_S else "MISS"
-        print(f"{label}:\n  plain ranking {plain[0] * 1000:7.1f} ms ({plain[1] * 1000:.1f}–"
-              f"{plain[2] * 1000:.1f})\n  outlook       {seen[0] * 1000:7.1f} ms ({seen[1] * 1000:.1f}–"
-              f"{seen[2] * 1000:.1f})  ×{seen[0] / plain[0]:.1f} of plain ranking  "
+        print(f"{label}:")
+        print(f"  plain ranking {_spread(plain)}")
+        print(f"  outlook       {_spread(seen)}  ×{seen[0] / plain[0]:.1f} of plain ranking  "
               f"[{verdict} ≤ {TARGET_S:.0f} s]")  # fmt: skip
+
+
+def _spread(times: tuple[float, float, float]) -> str:
+    median, fastest, slowest = (t * 1000 for t in times)
+    return f"{median:7.1f} ms ({fastest:.1f}–{slowest:.1f})"
 
 
 if __name__ == "__main__":
