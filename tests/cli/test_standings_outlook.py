@@ -62,7 +62,7 @@ def test_a_season_with_tours_left_says_its_places_are_bounds(tmp_path: Path) -> 
     rows = {r["id"]: r["outlook"] for r in json.loads(out)["tables"][0]["rows"]}
     assert (rows["D"]["best"], rows["D"]["worst"], rows["D"]["advances"]) == (1, 4, None)
     assert rows["D"]["exact"] is False
-    assert rows["D"]["needs"]["sure"] == "12 points in the last tour"
+    assert rows["D"]["needs"]["sure"] == "12 pts in the last tour"
 
 
 def test_why_names_the_criterion_both_values_and_the_clause(tmp_path: Path) -> None:

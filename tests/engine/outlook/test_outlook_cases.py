@@ -36,7 +36,7 @@ def test_a_jigsaw_group_cut_with_foreigners_outside_the_official_order() -> None
     c3 = seen[("A", "c3")]
     assert c3.needs is not None
     assert c3.needs.reason.text == (
-        "Needs a finish in 0:50:00 to be sure of Czech entrants; "
+        "Needs a finish in 0:50:00 to be sure to advance (Czech entrants); "
         "out of it with a finish in 0:50:01 or worse"
     )
     assert (
@@ -84,7 +84,7 @@ def test_a_bowling_category_quota_with_an_already_qualified_bowler_excluded() ->
     # tie at the cut sends both through. With 100, W4's 1,000 is ahead on the high game.
     assert w2 is not None
     assert w2.reason.text == (
-        "Needs 200 in the last game to be sure of Master women; "
+        "Needs 200 in the last game to be sure to advance (Master women); "
         "out of it with 100 in the last game or worse"
     )
 
@@ -131,6 +131,6 @@ def test_a_chgk_season_with_shared_places_and_a_prize_place_playoff() -> None:
     assert (d.best, d.worst, d.exact) == (1, 4, False)
     assert d.needs is not None
     assert d.needs.reason.text == (
-        "Needs 12 points in the last tour to be sure of a prize place (a bound)"
+        "Needs 12 pts in the last tour to be sure of a prize place (a bound)"
     )
     assert any(t.startswith("These places are bounds, not exact") for t in texts(d))

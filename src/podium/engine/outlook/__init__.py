@@ -146,7 +146,7 @@ def _goal(stage: Stage) -> Target | None:
     prizes = stage.prizes
     classes = frozenset({"official"}) if prizes.official_only else frozenset()
     playoff = stage.ranking.playoff is not None
-    return Target("prize", "a prize place", classes, prizes.places, prizes.clause, playoff)
+    return Target("prize", "prize places", classes, prizes.places, prizes.clause, playoff)
 
 
 def _row_outlook(
@@ -241,12 +241,18 @@ def _needs(p: Prospect, domain: Domain, aim: Target, field: Field, plan: Plan) -
     first_alive = _first(domain.size, alive)
     sure_words = domain.words(first_sure) if first_sure is not None else None
     out_words = domain.words(first_alive - 1) if first_alive else None
-    goal: Message = term(aim.label) if aim.key != "prize" else _("a prize place")
+    goal = term(aim.label)
+    prize = aim.key == "prize"
     parts: list[Message] = []
-    if sure_words is not None:
-        parts.append(_("Needs %(result)s to be sure of %(goal)s", result=sure_words, goal=goal))
+    if sure_words is not None and prize:
+        parts.append(_("Needs %(result)s to be sure of a prize place", result=sure_words))
+    elif sure_words is not None:
+        parts.append(_("Needs %(result)s to be sure to advance (%(goal)s)", result=sure_words,
+                       goal=goal))  # fmt: skip
+    elif prize:
+        parts.append(_("Cannot be sure of a prize place whatever it does"))
     else:
-        parts.append(_("Cannot be sure of %(goal)s whatever it does", goal=goal))
+        parts.append(_("Cannot be sure to advance (%(goal)s) whatever it does", goal=goal))
     if out_words is not None:
         parts.append(_("out of it with %(result)s or worse", result=out_words))
     text = parts[0] if len(parts) == 1 else _("%(first)s; %(second)s", first=parts[0],

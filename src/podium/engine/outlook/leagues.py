@@ -121,7 +121,7 @@ def _supply_cap(gains: dict[str, Decimal], supply: Decimal) -> Cap:
 
 def _tour_points_domain(values: Sequence[Decimal], now: Decimal) -> Domain:
     def words(x: int) -> Value:
-        return _("%(points)s points in the last tour", points=values[x])
+        return _("%(points)s pts in the last tour", points=values[x])
 
     return Domain(len(values), lambda x: decimal_key(now + values[x]), words)
 

@@ -196,7 +196,7 @@ def _finish_domain(stage: TimedSolveStage, now: int) -> Domain:
 
     def words(x: int) -> Value:
         if x < pieces:
-            return _("%(n)s pieces unfinished", n=x)
+            return _("unfinished with %(n)s pcs", n=x)
         return _("a finish in %(time)s", time=format_clock(limit - (x - pieces) * 1000))
 
     return Domain(pieces + seconds + 1, lambda x: key_of(metrics(x), criteria), words)
