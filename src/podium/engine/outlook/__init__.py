@@ -66,16 +66,17 @@ def stage_plan(
     *,
     remaining: int | None = None,
     now_ms: int | None = None,
+    pending: Sequence[RawRow] = (),
 ) -> Plan:
     fmt = stage.format
     if fmt in ("timed-solve", "team-solve"):
-        return timed_plan(rulebook, stage, rows, now_ms)
+        return timed_plan(rulebook, stage, rows, now_ms, pending)
     if fmt == "games":
-        return games_plan(rulebook, stage, rows)
+        return games_plan(rulebook, stage, rows, pending)
     if fmt == "chgk-tour":
-        return tour_plan(rulebook, stage, rows, remaining)
+        return tour_plan(rulebook, stage, rows, remaining, pending)
     if fmt == "chgk-season":
-        return season_plan(rulebook, stage, rows, remaining or 0)
+        return season_plan(rulebook, stage, rows, remaining or 0, pending)
     if fmt == "head-to-head":
         return league_plan(rulebook, stage, rows)
     return superfinal_plan(rulebook, stage, rows)
@@ -88,10 +89,13 @@ def outlook(
     *,
     remaining: int | None = None,
     now_ms: int | None = None,
+    pending: Sequence[RawRow] = (),
 ) -> StageOutlook:
     """The outlook of every row of the stage; ``remaining``: rounds still to play where the
     file cannot tell (a season's tours, a tour's questions given by counts); ``now_ms``: a timed
-    round's clock (else the largest time in the file)."""
+    round's clock (else the largest time in the file); ``pending``: rows (common columns only)
+    of the stage's entrants with nothing recorded yet, who still play (a web round knows them;
+    a file does not)."""
     try:
         stage = rulebook.stage(stage_key)
     except KeyError:
@@ -101,10 +105,10 @@ def outlook(
         raise InputError([Problem("--stage", text)]) from None
     if not rows:
         raise InputError([Problem("", _("the results file has no rows"))])
-    plan = stage_plan(rulebook, stage, rows, remaining=remaining, now_ms=now_ms)
+    plan = stage_plan(rulebook, stage, rows, remaining=remaining, now_ms=now_ms, pending=pending)
     found: dict[tuple[str, str], Outlook] = {}
     for table in plan.standings.tables:
-        prospects = plan.prospects[table.key]
+        prospects = plan.prospects.get(table.key, [])
         whole = Field(prospects, plan.ambiguous)
         targets = _targets(stage, table.key)
         fields = {

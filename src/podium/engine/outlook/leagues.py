@@ -41,7 +41,14 @@ def _points(value: Number | None) -> Decimal:
     return Decimal(0) if value is None else Decimal(value)  # type: ignore[arg-type]
 
 
-def season_plan(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow], remaining: int) -> Plan:
+def season_plan(
+    rulebook: Rulebook,
+    stage: Stage,
+    rows: Sequence[RawRow],
+    remaining: int,
+    pending: Sequence[RawRow] = (),
+) -> Plan:
+    """``pending``: rows naming teams with no tour yet (only their ids are read)."""
     assert isinstance(stage, ChgkSeasonStage)
     tour = rulebook.stage(stage.tour)
     assert isinstance(tour, ChgkTourStage)
@@ -63,6 +70,14 @@ def season_plan(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow], remain
             gain = top * remaining if e.official else Decimal(0)
             gains[e.id] = gain
             listed.append(Prospect(e.id, e.klass, decimal_key(now + gain), decimal_key(now)))
+        known = {p.id for p in listed}
+        # A team that has played no tour yet can still take points in the tours left.
+        for waiting in pending:
+            team = (waiting.cells.get("id") or "").strip()
+            if team and team not in known:
+                known.add(team)
+                gains[team] = top * remaining
+                listed.append(Prospect(team, "official", decimal_key(gains[team]), decimal_key(0)))
         prospects[table.key] = listed
     cap = _supply_cap(gains, supply * remaining)
     bound = _("the remaining tours' places are shared out among all the teams, which these "

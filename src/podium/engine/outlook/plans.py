@@ -97,17 +97,21 @@ def completed_plan(
     independent: frozenset[str],
     bound: Message,
     current_rows: Sequence[RawRow] | None = None,
+    pending: Sequence[RawRow] = (),
 ) -> Plan:
     """The plan of a format whose unknowns are each entrant's own: its low and high
     completions ranked by the engine; ``current_rows``: the file as the engine ranks it now,
-    where that differs from ``rows`` (a mask still being written)."""
+    where that differs from ``rows`` (a mask still being written); ``pending``: rows of
+    entrants with nothing recorded yet, who are in every completion but not in the table now."""
     current = compute_standings(rulebook, stage.key, current_rows or rows)
-    low = _entries(compute_standings(rulebook, stage.key, [fill(r, False) for r in rows]))
-    high = _entries(compute_standings(rulebook, stage.key, [fill(r, True) for r in rows]))
+    every = [*rows, *pending]
+    lows = compute_standings(rulebook, stage.key, [fill(r, False) for r in every])
+    low = _entries(lows)
+    high = _entries(compute_standings(rulebook, stage.key, [fill(r, True) for r in every]))
     criteria, whole = read_prefix(stage, independent)
     ambiguous = not whole or stage.ranking.playoff is not None
     prospects: dict[str, list[Prospect]] = {}
-    for table in current.tables:
+    for table in lows.tables:
         prospects[table.key] = [
             Prospect(
                 r.entry.id,
@@ -144,7 +148,11 @@ def clock_now(
 
 
 def timed_plan(
-    rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow], now_ms: int | None
+    rulebook: Rulebook,
+    stage: Stage,
+    rows: Sequence[RawRow],
+    now_ms: int | None,
+    pending: Sequence[RawRow] = (),
 ) -> Plan:
     assert isinstance(stage, TimedSolveStage | TeamSolveStage)
     now = clock_now(stage, rows, now_ms)
@@ -166,15 +174,17 @@ def timed_plan(
             done_text = (row.cells.get("done") or "").strip()
             done = int(done_text) if done_text.isdigit() else None
             finished = done == n if done is not None else (summed and bool(row.cells.get("time")))
-            if finished or (done is None and not summed):
+            if finished:
                 return row
+            if done is None and not summed:
+                row, done = _with(row, done="0"), 0  # nothing recorded yet
             if best:
                 return _with(row, done=str(n), time=clock, pieces="", missing="")
             least = sum(sorted(stage.puzzles)[: done or 0]) if summed else 0
             return _with(row, pieces=str(least), missing="")
 
     independent = frozenset({"finished", "time_ms", "pieces", "done"})
-    plan = completed_plan(rulebook, stage, rows, fill, independent, _BOUND_TIED)
+    plan = completed_plan(rulebook, stage, rows, fill, independent, _BOUND_TIED, None, pending)
     if isinstance(stage, TimedSolveStage):
         for row in rows:
             if not (row.cells.get("time") or "").strip():
@@ -210,7 +220,9 @@ _BOUND_TIED = _(
 # --- Bowling --------------------------------------------------------------------------------
 
 
-def games_plan(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> Plan:
+def games_plan(
+    rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow], pending: Sequence[RawRow] = ()
+) -> Plan:
     assert isinstance(stage, GamesStage)
     columns = [f"g{i}" for i in range(1, stage.games + 1)]
 
@@ -221,7 +233,7 @@ def games_plan(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> Plan
         return _with(row, **empty) if empty else row
 
     metrics = frozenset({"total", *outside_in([0] * stage.games)})
-    plan = completed_plan(rulebook, stage, rows, fill, metrics, _BOUND_TIED)
+    plan = completed_plan(rulebook, stage, rows, fill, metrics, _BOUND_TIED, None, pending)
     criteria, _whole = read_prefix(stage, metrics)
     for row in rows:
         texts = [(row.cells.get(c) or "").strip() for c in columns]
@@ -243,7 +255,11 @@ def _game_domain(bowled: list[int], criteria: Sequence[Criterion]) -> Domain:
 
 
 def tour_plan(
-    rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow], remaining: int | None
+    rulebook: Rulebook,
+    stage: Stage,
+    rows: Sequence[RawRow],
+    remaining: int | None,
+    pending: Sequence[RawRow] = (),
 ) -> Plan:
     assert isinstance(stage, ChgkTourStage)
     length = stage.questions if stage.max_questions is None else stage.max_questions
@@ -258,6 +274,8 @@ def tour_plan(
             return _with(row, mask=padded, questions="")
         if count.isdigit() and remaining and best:
             return _with(row, questions=str(min(length, int(count) + remaining)))
+        if not count:  # nothing recorded yet: anything from none to every question
+            return _with(row, questions=str(length) if best else "0")
         return row
 
     def so_far(row: RawRow) -> RawRow:
@@ -265,7 +283,7 @@ def tour_plan(
         return _with(row, mask=mask + "0" * (length - len(mask))) if 0 < len(mask) < length else row
 
     plan = completed_plan(rulebook, stage, rows, fill, frozenset({"questions"}), _BOUND_RATING,
-                          [so_far(r) for r in rows])  # fmt: skip
+                          [so_far(r) for r in rows], pending)  # fmt: skip
     criteria, _whole = read_prefix(stage, frozenset({"questions"}))
     for row in rows:
         mask = (row.cells.get("mask") or "").strip()

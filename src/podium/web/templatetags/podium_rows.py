@@ -64,6 +64,25 @@ def _marks(row: dict[str, Any], said: dict[str, str]) -> str:
         marks.append(f'<b class="prize">{said["prize"]}</b>')
     if row.get("unverified"):
         marks.append(f"<i>{said['unverified']}</i>")
+    outlook = row.get("outlook")
+    if outlook:
+        marks.append(_outlook_marks(outlook, said))
+    return " ".join(marks)
+
+
+def _outlook_marks(outlook: dict[str, Any], said: dict[str, str]) -> str:
+    """A live row's outlook (``standings.selectors.outlook``): clinched or eliminated, and the
+    places it can still reach."""
+    marks = []
+    if outlook["advances"] == "certain":
+        marks.append(f'<b class="clinched">✓✓ {said["clinched"]}</b>')
+    elif outlook["advances"] == "out":
+        marks.append(f'<i class="eliminated">✗ {said["eliminated"]}</i>')
+    best, worst = outlook["best"], outlook["worst"]
+    if best != worst:
+        places = escape(_("can finish %(best)s–%(worst)s") % {"best": best, "worst": worst})
+        bound = "" if outlook["exact"] else "≈"
+        marks.append(f'<small class="range">{bound}{places}</small>')
     return " ".join(marks)
 
 
@@ -76,6 +95,8 @@ def _said() -> dict[str, str]:
         "playoff": escape(_("play-off pending")),
         "prize": escape(_("prize")),
         "unverified": escape(_("unverified")),
+        "clinched": escape(_("sure to advance")),
+        "eliminated": escape(_("cannot advance")),
     }
 
 

@@ -46,6 +46,7 @@ from podium.web.results.selectors.publication import (
 )
 from podium.web.results.selectors.rows import ITEM_FORMATS, labels_by_number, ruled_rows
 from podium.web.results.selectors.verification import unverified, unverified_by_round
+from podium.web.standings.selectors.outlook import with_outlook
 
 PUBLIC_STATES = (Publication.State.PRELIMINARY, Publication.State.FINAL)
 
@@ -150,6 +151,8 @@ def round_tables(
     if isinstance(stage, ChgkSeasonStage):
         tours, drafts = season_tours(event, stage, staff)
     tables, problems = live_tables(event, stage, round, tours)
+    if tables:
+        tables = with_outlook(event, stage, round, tables, tours)
     # The public sees no table until the staff have put the problems right.
     shown = problems if staff else []
     return RoundTables(state, True, tables, None, versions, drafts, shown)
