@@ -88,3 +88,13 @@ def test_the_api_rows_carry_the_outlook(qualifier: Any) -> None:
     }
     assert rows["Lucie"]["needs"]["text"].endswith("out of it with 199 in the last game or worse")
     assert all(o["exact"] for o in rows.values())
+
+
+def test_the_competitors_page_says_what_they_need(qualifier: Any) -> None:
+    html = Client().get(f"/e/{qualifier.slug}/competitors/3/").content.decode()
+    assert "Not final yet: see the live standings." in html
+    assert '<span class="outlook">can finish 2–5</span>' in html
+    assert (
+        '<strong class="needs">Cannot be sure to advance (Master women) whatever it does; '
+        "out of it with 199 in the last game or worse</strong>"
+    ) in html
