@@ -17,6 +17,7 @@ Brainball table gets no outlook here (its rows carry ``outlook: None``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from podium.engine.errors import InputError
@@ -26,7 +27,8 @@ from podium.rules.schema.stages import ChgkSeasonStage, Stage
 from podium.web.kernel.stages import rounds_of, stage_entries
 from podium.web.kernel.texts import reason_data
 from podium.web.models import Event
-from podium.web.results.selectors.rows import ENTRY_FORMATS, raw_row, ruled_rows
+from podium.web.registration.selectors.entries import roster
+from podium.web.results.selectors.rows import ENTRY_FORMATS, raw_row
 
 WITHOUT_OUTLOOK = ("head-to-head",)
 
@@ -43,10 +45,16 @@ def outlook_data(o: Outlook) -> dict[str, Any]:
 
 
 def with_outlook(
-    event: Event, stage: Stage, round: int, tables: list[dict[str, Any]], tours: list[int] | None
+    event: Event,
+    stage: Stage,
+    round: int,
+    tables: list[dict[str, Any]],
+    tours: list[int] | None,
+    rows: Sequence[RawRow],
 ) -> list[dict[str, Any]]:
-    """``tables`` (live page rows) with each row's ``outlook`` (``None`` where there is none)."""
-    found = _outlook(event, stage, round, tours)
+    """``tables`` (live page rows, ranked from ``rows``) with each row's ``outlook`` (``None``
+    where there is none)."""
+    found = _outlook(event, stage, tours, rows)
     return [
         table | {"rows": [row | {"outlook": found.get((table["key"], row["id"]))}
                           for row in table["rows"]]}
@@ -55,28 +63,27 @@ def with_outlook(
 
 
 def _outlook(
-    event: Event, stage: Stage, round: int, tours: list[int] | None
+    event: Event, stage: Stage, tours: list[int] | None, rows: Sequence[RawRow]
 ) -> dict[tuple[str, str], dict[str, Any]]:
-    if stage.format in WITHOUT_OUTLOOK:
-        return {}
-    rows, _notes = ruled_rows(event, stage.key, round, rounds=tours)
-    if not rows:
+    if stage.format in WITHOUT_OUTLOOK or not rows:
         return {}
     remaining = None
+    seen = {(r.cells.get("id") or "") for r in rows}
     pending: list[RawRow] = []
-    entries = stage_entries(event, stage).prefetch_related("members__person")
     if isinstance(stage, ChgkSeasonStage):
-        played = set(tours) if tours is not None else set()
-        remaining = len([r for r in rounds_of(event, event.rulebook.stage(stage.tour))
-                         if r.number not in played])  # fmt: skip
-        entries = stage_entries(event, event.rulebook.stage(stage.tour))
-        seen = {(r.cells.get("id") or "") for r in rows}
-        pending = [RawRow(len(rows) + n + 1, {"id": str(e.number)})
-                   for n, e in enumerate(entries) if str(e.number) not in seen]  # fmt: skip
+        tour = event.rulebook.stage(stage.tour)
+        played = set(tours or ())
+        remaining = len([r for r in rounds_of(event, tour) if r.number not in played])
+        numbers = stage_entries(event, tour).values_list("number", flat=True)
+        pending = [RawRow(len(rows) + n + 1, {"id": str(number)})
+                   for n, number in enumerate(numbers) if str(number) not in seen]  # fmt: skip
     elif stage.format in ENTRY_FORMATS:
-        seen = {(r.cells.get("id") or "") for r in rows}
-        pending = [raw_row(e, stage, {}, len(rows) + n + 1)
-                   for n, e in enumerate(entries) if str(e.number) not in seen]  # fmt: skip
+        numbers = stage_entries(event, stage).values_list("number", flat=True)
+        missing = [number for number in numbers if str(number) not in seen]
+        if missing:  # only the entrants with nothing recorded yet are read in full
+            waiting = stage_entries(event, stage).filter(number__in=missing)
+            pending = [raw_row(e, stage, {}, len(rows) + n + 1)
+                       for n, e in enumerate(waiting.prefetch_related(roster()))]  # fmt: skip
     try:
         seen_outlook = outlook(event.rulebook, stage.key, rows, remaining=remaining,
                                pending=pending)  # fmt: skip

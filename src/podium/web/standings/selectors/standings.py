@@ -150,9 +150,7 @@ def round_tables(
     tours, drafts = None, []
     if isinstance(stage, ChgkSeasonStage):
         tours, drafts = season_tours(event, stage, staff)
-    tables, problems = live_tables(event, stage, round, tours)
-    if tables:
-        tables = with_outlook(event, stage, round, tables, tours)
+    tables, problems = live_tables(event, stage, round, tours, outlook=True)
     # The public sees no table until the staff have put the problems right.
     shown = problems if staff else []
     return RoundTables(state, True, tables, None, versions, drafts, shown)
@@ -165,14 +163,17 @@ def live_tables(
     round: int,
     tours: list[int] | None = None,
     at: dt.datetime | None = None,
+    *,
+    outlook: bool = False,
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """The round's tables from the current results (a season: of ``tours``), or the problems
-    that keep them from ranking; no result yet: no table and no problem."""
-    rows, notes = ruled_rows(event, stage.key, round, at, rounds=tours)
-    if not rows:
+    that keep them from ranking; no result yet: no table and no problem. ``outlook``: each row
+    also says what can still happen to it (``selectors.outlook``)."""
+    ranked, notes = ruled_rows(event, stage.key, round, at, rounds=tours)
+    if not ranked:
         return [], []
     try:
-        standings = compute_standings(event.rulebook, stage.key, rows, notes)
+        standings = compute_standings(event.rulebook, stage.key, ranked, notes)
     except InputError as exc:
         return [], [problem_text(p) for p in exc.problems]
     numbers = _numbers_by_label(event, stage)
@@ -190,6 +191,8 @@ def live_tables(
             for row in table.rows
         ]
         tables.append({"key": table.key, "title": table.title, "rows": rows})
+    if outlook:
+        tables = with_outlook(event, stage, round, tables, tours, ranked)
     return tables, []
 
 
