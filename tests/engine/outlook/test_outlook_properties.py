@@ -263,3 +263,44 @@ def superfinal(case: tuple[int, list[str]]) -> None:
 
 
 test_superfinal, test_superfinal_many = both(superfinal, final_cases)
+
+
+# --- What it takes: a bowler's last game --------------------------------------------------------
+
+needs_cases = st.lists(
+    st.tuples(st.sampled_from([150, 200, 250]), st.booleans()), min_size=3, max_size=4
+).filter(lambda c: 1 <= sum(left for _, left in c) <= 2)
+
+
+def needs(case: list[tuple[int, bool]]) -> None:
+    """Whatever the others bowl, a last game at or above ``sure_at`` advances and one at or
+    below ``out_at`` does not."""
+    cells = []
+    for i, (game, left) in enumerate(case):
+        row = {"id": f"b{i}", "name": f"B{i}", "gender": "M", "average": "195"}
+        row.update({f"g{n + 1}": str(game + n) for n in range(6)})
+        if left:
+            row["g6"] = ""
+        cells.append(row)
+    result = outlook(BOWLING, "qualification", rows(cells))
+    open_ = [i for i, (_, left) in enumerate(case) if left]
+    for i in open_:
+        seen = result.rows[("master-men", f"b{i}")]
+        if seen.needs is None:
+            continue
+        for mine in (seen.needs.sure_at, seen.needs.out_at):
+            if mine is None:
+                continue
+            others = [j for j in open_ if j != i]
+            completions = []
+            for picks in products([["0", "150", "300"]] * len(others)):
+                done = [dict(c) for c in cells]
+                done[i]["g6"] = str(mine)
+                for j, pick in zip(others, picks, strict=True):
+                    done[j]["g6"] = str(pick)
+                completions.append(rows(done))
+            advances = reached(BOWLING, "qualification", completions)[("master-men", f"b{i}")][1]
+            assert advances == ({True} if mine == seen.needs.sure_at else {False}), (i, seen)
+
+
+test_needs, test_needs_many = both(needs, needs_cases)

@@ -36,11 +36,14 @@ from podium.rules.schema.stages import Stage
 @dataclass(frozen=True, slots=True)
 class Needs:
     """``sure``: the least result that makes the goal certain (``None``: none can); ``out``: the
-    result at or below which the goal is lost (``None``: none loses it)."""
+    result at or below which the goal is lost (``None``: none loses it); ``sure_at``/``out_at``:
+    the same as the format's result numbers (pins, questions, a tour's points' rank…)."""
 
     sure: Value | None
     out: Value | None
     reason: Reason
+    sure_at: int | None = None
+    out_at: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,4 +266,5 @@ def _needs(p: Prospect, domain: Domain, aim: Target, field: Field, plan: Plan) -
                                               second=parts[1])  # fmt: skip
     if plan.bound is not None:
         text = _("%(needs)s (a bound)", needs=text)
-    return Needs(sure_words, out_words, Reason(aim.clause, text))
+    out_at = first_alive - 1 if first_alive else None
+    return Needs(sure_words, out_words, Reason(aim.clause, text), first_sure, out_at)
