@@ -163,7 +163,9 @@ def _results(
 def competitor(event: Event, number: int) -> Competitor | None:
     """The entry numbered ``number`` of the event (confirmed) with its results here and the
     other entries and results of the same people (here and in other public events); ``None``
-    if there is no such entry. Five queries, whatever the number of entries, events or stages."""
+    if there is no such entry. Five queries, and the live table of each stage's newest round
+    not final yet (computed once per version), whatever the number of entries, events or
+    rounds."""
     entry = (
         Entry.objects.filter(event=event, number=number, status=Entry.Status.CONFIRMED)
         .prefetch_related(roster())
