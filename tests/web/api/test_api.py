@@ -41,7 +41,7 @@ from podium.web.results.services.results import result_record
 from podium.web.standings.services.publication import publication_set
 
 QUALI = "individual-qualification"
-EXTRAS = {"number", "next", "unverified"}
+EXTRAS = {"number", "next", "unverified", "outlook"}  # outlook: as `--outlook` adds it
 CLI_KEYS = {
     "id", "name", "table", "rank", "rank_to", "official_rank", "official_rank_to", "points",
     "advances", "pool", "playoff", "prize", "official", "class", "score", "metrics", "reasons",

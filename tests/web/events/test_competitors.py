@@ -229,9 +229,10 @@ def searched(built: Any) -> dict[str, tuple[Any, str]]:
 
 
 SEARCHED = {
-    "competitor": 6,  # the event, the entry, its people, their entries, publications, results
+    "competitor": 16,  # the event, the entry, its people, their entries, publications, results;
+    # and the live table of its newest round not final yet (its outlook: what it needs)
     "entries search": 4,
-    "standings search": 13,  # the page's own (the table computed once), and the names
+    "standings search": 16,  # the page's own (the table and its outlook once), and the names
     "final standings search": 9,
 }
 

@@ -110,6 +110,15 @@ class ReasonOut(Schema):
     text: str
 
 
+class OutlookOut(Schema):
+    best: int = Field(description="the best final place (rank) still reachable")
+    worst: int = Field(description="the worst final place (rank) still reachable")
+    advances: str | None = Field(description="certain, open or out; null without advancement")
+    exact: bool = Field(description="false where best and worst are bounds")
+    needs: ReasonOut | None = Field(description="what it takes in the round left, if open")
+    reasons: list[ReasonOut]
+
+
 class StandingsRow(Schema):
     # The CLI's row keys exactly (``class`` too); any key a later engine adds is kept.
     model_config = ConfigDict(extra="allow", populate_by_name=True)
@@ -134,6 +143,9 @@ class StandingsRow(Schema):
     number: str = Field("", description="the entry number (teams of battles are named by label)")
     next: str = Field("", description="the advancement quota it is next for, if any")
     unverified: bool = False
+    outlook: OutlookOut | None = Field(
+        None, description="what can still happen to the row (live rounds; see podium --outlook)"
+    )
 
 
 class TableOut(Schema):

@@ -49,7 +49,9 @@ def _span(first: Any, last: Any) -> str:
     return f"{first}–{last}." if last != first else f"{first}."
 
 
-def _marks(row: dict[str, Any], said: dict[str, str]) -> str:
+def _marks(row: dict[str, Any], said: dict[str, str], lean: bool = False) -> str:
+    """``lean``: a linked table's row, whose clinched or eliminated mark is its row's class
+    (``c``, ``x``: a symbol the table's legend explains), so that 2,000 rows stay small."""
     marks = []
     if row.get("advances"):
         marks.append(f"<b>✓ {said['advances']}</b>")
@@ -64,7 +66,41 @@ def _marks(row: dict[str, Any], said: dict[str, str]) -> str:
         marks.append(f'<b class="prize">{said["prize"]}</b>')
     if row.get("unverified"):
         marks.append(f"<i>{said['unverified']}</i>")
+    outlook = row.get("outlook")
+    if outlook:
+        marks.append(_outlook_marks(outlook, said, lean))
     return " ".join(marks)
+
+
+def _outlook_marks(outlook: dict[str, Any], said: dict[str, str], lean: bool) -> str:
+    """A live row's outlook (``standings.selectors.outlook``): clinched or eliminated, and the
+    places it can still reach (a lean row: only the places, and only while it can advance)."""
+    marks = []
+    verdict = outlook["advances"]
+    if verdict == "certain" and not lean:
+        marks.append(f'<b class="clinched">✓✓ {said["clinched"]}</b>')
+    elif verdict == "out" and not lean:
+        marks.append(f'<i class="eliminated">✗ {said["eliminated"]}</i>')
+    best, worst = outlook["best"], outlook["worst"]
+    bound = "" if outlook["exact"] else "≈"
+    if best != worst and not lean:
+        places = escape(_("can finish %(best)s–%(worst)s") % {"best": best, "worst": worst})
+        marks.append(f'<small class="range">{bound}{places}</small>')
+    elif best != worst and verdict != "out":
+        marks.append(f"<small>{bound}{best}–{worst}</small>")
+    return " ".join(marks)
+
+
+def outlook_kind(row: dict[str, Any]) -> str | None:
+    """A linked row's class for its outlook: ``c`` clinched, ``x`` eliminated."""
+    outlook = row.get("outlook")
+    verdict = outlook["advances"] if outlook else None
+    return "c" if verdict == "certain" else "x" if verdict == "out" else None
+
+
+@register.filter
+def has_outlook(table: dict[str, Any]) -> bool:
+    return any(row.get("outlook") for row in table["rows"])
 
 
 def _said() -> dict[str, str]:
@@ -76,6 +112,8 @@ def _said() -> dict[str, str]:
         "playoff": escape(_("play-off pending")),
         "prize": escape(_("prize")),
         "unverified": escape(_("unverified")),
+        "clinched": escape(_("sure to advance")),
+        "eliminated": escape(_("cannot advance")),
     }
 
 
@@ -95,6 +133,9 @@ def linked(
         number = escape(row.get("number") or row["id"])
         kinds = [k for k, on in (("outside", not row.get("official")),
                                  ("advances", row.get("advances"))) if on]  # fmt: skip
+        kind = outlook_kind(row)
+        if kind is not None:
+            kinds.append(kind)
         attributes = f' class="{" ".join(kinds)}"' if kinds else ""
         place = (
             _span(row["official_rank"], row["official_rank_to"])
@@ -110,7 +151,7 @@ def linked(
             f'<tr id="row-{escape(key)}-{number}"{attributes}>'
             f"<td>{place}</td><td>{_span(row['rank'], row['rank_to'])}</td><td>{number}</td>"
             f'<td><a href="{link}.{number}">{escape(row["name"])}</a></td>'
-            f"<td>{escape(score_text(row))}</td>{points}<td>{_marks(row, said)}</td></tr>\n"
+            f"<td>{escape(score_text(row))}</td>{points}<td>{_marks(row, said, True)}</td></tr>\n"
         )
     return "".join(written)
 

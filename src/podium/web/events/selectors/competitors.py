@@ -21,11 +21,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
+from podium.rules.schema.stages import Stage
 from podium.web.files.selectors.printout import marks_text
-from podium.web.kernel.texts import rt, score_text, table_title
+from podium.web.kernel.texts import reason_text, rt, score_text, table_title
+from podium.web.live import versions
 from podium.web.models import Entry, Event, Person, Publication, Result
 from podium.web.registration.selectors.entries import roster
+from podium.web.standings.selectors.live import live_round
 
 
 @dataclass
@@ -39,6 +43,8 @@ class StageResult:
     position: str = ""
     score: str = ""
     marks: str = ""
+    outlook: str = ""  # a live round's: the places it can still reach
+    needs: str = ""  # a live round's: what it takes in the round left
 
 
 @dataclass
@@ -86,13 +92,38 @@ def _row_of(table: dict[str, Any], number: int) -> tuple[dict[str, Any], dict[st
     return None
 
 
+def _newest(latest: dict[tuple[str, int], Publication], stage: str, round: int) -> bool:
+    return round == max(r for s, r in latest if s == stage)
+
+
+def _live_outlook(event: Event, stage: Stage, round: int, entry: Entry) -> tuple[str, str]:
+    """The places the entry can still reach in the live round, and what it needs, in the
+    visitor's language ("" where the round has no outlook for it)."""
+    tag = versions.stage_tag(event.slug, stage)
+    view = live_round(event, stage, round, False, tag)
+    for table in view.tables:
+        for row in table["rows"]:
+            if str(row.get("number") or row["id"]) == str(entry.number) and row.get("outlook"):
+                o = row["outlook"]
+                places = _("can finish %(best)s–%(worst)s") % {
+                    "best": o["best"],
+                    "worst": o["worst"],
+                }
+                needs = reason_text(o["needs"]) if o.get("needs") else ""
+                return places, needs
+    return "", ""
+
+
 def _results(
     event: Event,
     entry: Entry,
     latest: dict[tuple[str, int], Publication],
     recorded: set[tuple[int, str, int]],
+    live: bool = False,
 ) -> list[StageResult]:
-    """The entry's place in every published round of the event (see the vocabulary)."""
+    """The entry's place in every published round of the event (see the vocabulary); ``live``:
+    a round not final yet says where the entry can still finish and what it needs (only the
+    newest round of each stage, so the page reads as many tables whatever the rounds)."""
     found = []
     for (key, round), publication in sorted(
         latest.items(), key=lambda kv: (kv[1].changed_at, kv[0])
@@ -107,7 +138,10 @@ def _results(
                 publication.state == Publication.State.PRELIMINARY
                 and (entry.pk, key, round) in recorded
             ):
-                found.append(StageResult(key, title, round, publication.state))
+                result = StageResult(key, title, round, publication.state)
+                if live and _newest(latest, key, round):
+                    result.outlook, result.needs = _live_outlook(event, stage, round, entry)
+                found.append(result)
             continue
         located = _row_of(publication.table or {}, entry.number)
         if located is None:
@@ -129,7 +163,9 @@ def _results(
 def competitor(event: Event, number: int) -> Competitor | None:
     """The entry numbered ``number`` of the event (confirmed) with its results here and the
     other entries and results of the same people (here and in other public events); ``None``
-    if there is no such entry. Five queries, whatever the number of entries, events or stages."""
+    if there is no such entry. Five queries, and the live table of each stage's newest round
+    not final yet (computed once per version), whatever the number of entries, events or
+    rounds."""
     entry = (
         Entry.objects.filter(event=event, number=number, status=Entry.Status.CONFIRMED)
         .prefetch_related(roster())
@@ -156,10 +192,11 @@ def competitor(event: Event, number: int) -> Competitor | None:
         Result.objects.filter(entry__in=[entry, *others]).values_list("entry_id", "stage", "round")
     )
 
-    def of(one: Entry, in_event: Event) -> EventEntry:
-        return EventEntry(in_event, one, _results(in_event, one, latest[in_event.pk], recorded))
+    def of(one: Entry, in_event: Event, live: bool = False) -> EventEntry:
+        found = _results(in_event, one, latest[in_event.pk], recorded, live)
+        return EventEntry(in_event, one, found)
 
     ordered = sorted(
         others, key=lambda e: (e.event.starts_at, e.event.slug, e.number), reverse=True
     )
-    return Competitor(entry, people, of(entry, event), [of(o, o.event) for o in ordered])
+    return Competitor(entry, people, of(entry, event, True), [of(o, o.event) for o in ordered])

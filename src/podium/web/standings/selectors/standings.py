@@ -51,6 +51,7 @@ from podium.web.results.selectors.rows import (
     standings_as_of,
 )
 from podium.web.results.selectors.verification import unverified, unverified_by_round
+from podium.web.standings.selectors.outlook import with_outlook
 
 PUBLIC_STATES = (Publication.State.PRELIMINARY, Publication.State.FINAL)
 
@@ -154,7 +155,7 @@ def round_tables(
     tours, drafts = None, []
     if isinstance(stage, ChgkSeasonStage):
         tours, drafts = season_tours(event, stage, staff)
-    tables, problems = live_tables(event, stage, round, tours)
+    tables, problems = live_tables(event, stage, round, tours, outlook=True)
     # The public sees no table until the staff have put the problems right.
     shown = problems if staff else []
     return RoundTables(state, True, tables, None, versions, drafts, shown)
@@ -167,11 +168,15 @@ def live_tables(
     round: int,
     tours: list[int] | None = None,
     at: dt.datetime | None = None,
+    *,
+    outlook: bool = False,
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """The round's tables from the current results (a season: of ``tours``), or the problems
-    that keep them from ranking; no result yet: no table and no problem."""
+    that keep them from ranking; no result yet: no table and no problem. ``outlook``: each row
+    also says what can still happen to it (``selectors.outlook``)."""
     with shared_reads():  # the unverified results are of the same read
-        if not ruled_rows(event, stage.key, round, at, rounds=tours)[0]:
+        ranked = ruled_rows(event, stage.key, round, at, rounds=tours)[0]
+        if not ranked:
             return [], []
         try:
             standings = standings_as_of(event, stage.key, round, at, rounds=tours)
@@ -192,6 +197,8 @@ def live_tables(
             for row in table.rows
         ]
         tables.append({"key": table.key, "title": table.title, "rows": rows})
+    if outlook:
+        tables = with_outlook(event, stage, round, tables, tours, ranked)
     return tables, []
 
 

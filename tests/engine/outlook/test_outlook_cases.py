@@ -1,0 +1,136 @@
+"""Hand-worked outlooks from the seeds' rules, with the numbers a referee would work out."""
+
+from __future__ import annotations
+
+from tests.engine.outlook.brute import rows, small_quotas
+
+from podium.engine.outlook import outlook
+from podium.engine.outlook.why import why_above
+from podium.rules.loader import load
+
+
+def texts(o: object) -> list[str]:
+    return [r.text for r in o.reasons]  # type: ignore[attr-defined]
+
+
+def test_a_jigsaw_group_cut_with_foreigners_outside_the_official_order() -> None:
+    # Two Czechs and one foreigner advance from the group; the clock stands at 0:50:00.
+    book = small_quotas("cz-jigsaw", {50: 2, 5: 1})
+    cells = [
+        {"id": "c1", "name": "Czech 1", "country": "CZ", "group": "A", "time": "0:40:00"},
+        {"id": "f1", "name": "Foreign 1", "country": "DE", "group": "A", "time": "0:41:00"},
+        {"id": "c2", "name": "Czech 2", "country": "CZ", "group": "A", "time": "0:50:00"},
+        {"id": "c3", "name": "Czech 3", "country": "CZ", "group": "A", "time": "", "pieces": "310"},
+        {"id": "f2", "name": "Foreign 2", "country": "AT", "group": "A", "pieces": "450"},
+    ]  # fmt: skip
+    seen = outlook(book, "individual-qualification", rows(cells)).rows
+    got = {i: (o.best, o.worst, o.advances) for (_, i), o in seen.items()}
+    assert got == {
+        "c1": (1, 1, "certain"),
+        "f1": (2, 2, "certain"),  # nobody still solving can beat 0:41:00
+        # Czech 3 can at best tie at 0:50:00: a tie at the cut sends both through.
+        "c2": (3, 3, "certain"),
+        "c3": (3, 5, "open"),
+        "f2": (3, 5, "out"),  # the one foreign spot is Foreign 1's whatever happens
+    }
+    c3 = seen[("A", "c3")]
+    assert c3.needs is not None
+    assert c3.needs.reason.text == (
+        "Needs a finish in 0:50:00 to be sure to advance (Czech entrants); "
+        "out of it with a finish in 0:50:01 or worse"
+    )
+    assert (
+        seen[("A", "f2")].reasons[-1].clause
+        == book.stage("individual-qualification").advancement.pools[1].clause
+    )  # type: ignore[union-attr]
+    assert all(o.exact for o in seen.values())
+
+
+BOWLERS = [
+    # Master women: two advance; an already qualified bowler is shown but takes no spot.
+    ("q", "yes", [220, 200, 200, 200, 200, 200]),
+    ("w1", "no", [200, 180, 180, 180, 180, 180]),
+    ("w2", "no", [180, 180, 180, 180, 180, None]),
+    ("w3", "no", [170, 170, 170, 170, 170, None]),
+    ("w4", "no", [200, 160, 160, 160, 160, 160]),
+]
+
+
+def bowling_rows() -> list[dict[str, str]]:
+    cells = []
+    for i, qualified, games in BOWLERS:
+        row = {"id": i, "name": i.upper(), "gender": "F", "average": "180", "qualified": qualified}
+        row.update({f"g{n + 1}": "" if g is None else str(g) for n, g in enumerate(games)})
+        cells.append(row)
+    return cells
+
+
+def test_a_bowling_category_quota_with_an_already_qualified_bowler_excluded() -> None:
+    book = load("cba-qualifier")
+    seen = outlook(book, "qualification", rows(bowling_rows())).rows
+    got = {i: (o.best, o.worst, o.advances) for (_, i), o in seen.items()}
+    assert got == {
+        "q": (1, 1, "out"),  # nobody can reach 1,220; Q takes no spot whatever it bowled
+        "w1": (2, 4, "open"),  # W2 (up to 1,200) and W3 (1,150) can both pass 1,100
+        "w2": (2, 5, "open"),
+        "w3": (2, 5, "open"),
+        "w4": (3, 5, "open"),
+    }
+    assert "Cannot advance: no quota takes this entrant's class" in texts(
+        seen[("master-women", "q")]
+    )
+    w2 = seen[("master-women", "w2")].needs
+    # 200 makes W2's series W1's exactly (1,100, high 200, low 180…): a shared 2nd place, and a
+    # tie at the cut sends both through. With 100, W4's 1,000 is ahead on the high game.
+    assert w2 is not None
+    assert w2.reason.text == (
+        "Needs 200 in the last game to be sure to advance (Master women); "
+        "out of it with 100 in the last game or worse"
+    )
+
+
+def test_why_above_names_the_tie_break_game_and_its_clause() -> None:
+    book = load("cba-qualifier")
+    cells = bowling_rows()
+    cells[2].update(g6="200")  # W2 now 1,100 like W1, with the same high game…
+    cells[2].update(g1="190", g2="170")  # …but a lower low game: 170 against 180
+    standings = outlook(book, "qualification", rows(cells)).standings
+    why = why_above(standings, book.stage("qualification"), "w2", "w1")
+    assert (why.above, why.below, why.criterion) == ("w1", "w2", "low-game")
+    assert why.reason.text == "W1 is ahead of W2 on lowest game, 180 to 170"
+    assert why.reason.clause is not None
+    assert "c)" in why.reason.clause or "b)" in why.reason.clause
+
+
+TOURS = {  # questions taken per tour: shared 2nd–3rd places in both tours
+    "A": (10, 5),
+    "B": (8, 9),
+    "C": (8, 9),
+    "D": (5, 10),
+}
+
+
+def season_rows() -> list[dict[str, str]]:
+    return [
+        {"id": team, "name": f"Team {team}", "tour": str(n + 1), "questions": str(q)}
+        for team, taken in TOURS.items()
+        for n, q in enumerate(taken)
+    ]
+
+
+def test_a_chgk_season_with_shared_places_and_a_prize_place_playoff() -> None:
+    # A 12 + 7 = 19, D 7 + 12 = 19: tied for 1st, held for the play-off (п. 12); B and C share
+    # 2nd–3rd in both tours, (10 + 8) / 2 = 9 each time: 18, tied across 3rd place.
+    book = load("deti-kolomny")
+    seen = outlook(book, "chgk-season", rows(season_rows())).rows
+    got = {i: (o.best, o.worst, o.exact) for (_, i), o in seen.items()}
+    assert got == {"A": (1, 2, True), "D": (1, 2, True), "B": (3, 4, True), "C": (3, 4, True)}
+    # One tour still to play: D needs the tour's win to be sure of a prize place by this bound.
+    one_more = outlook(book, "chgk-season", rows(season_rows()), remaining=1).rows
+    d = one_more[("all", "D")]
+    assert (d.best, d.worst, d.exact) == (1, 4, False)
+    assert d.needs is not None
+    assert d.needs.reason.text == (
+        "Needs 12 pts in the last tour to be sure of a prize place (a bound)"
+    )
+    assert any(t.startswith("These places are bounds, not exact") for t in texts(d))

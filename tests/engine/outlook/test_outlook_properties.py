@@ -1,0 +1,306 @@
+"""The outlook against brute force: small cases of every format, every completion (from a set
+that holds each entrant's extremes and the values that make ties) ranked by the engine itself.
+Sound always; exact where the outlook claims it. ``slow`` runs thousands of examples."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from typing import TypeVar
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tests.engine.outlook.brute import check, reached, rows, small_quotas
+
+from podium.engine.inputs import RawRow
+from podium.engine.outlook import outlook
+from podium.engine.timing import format_clock
+from podium.rules.loader import load
+
+T = TypeVar("T")
+JIGSAW = small_quotas("cz-jigsaw", {50: 2, 5: 1})
+BOWLING = small_quotas("cba-qualifier", {6: 2})
+KOLOMNA = load("deti-kolomny")
+FEW = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MANY = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def both(test: Callable[[T], None], cases: st.SearchStrategy[T]) -> tuple[object, object]:
+    """The property as a quick test and as a ``slow`` one with many examples."""
+
+    def quick(case: T) -> None:
+        test(case)
+
+    def many(case: T) -> None:
+        test(case)
+
+    return FEW(given(cases)(quick)), pytest.mark.slow(MANY(given(cases)(many)))
+
+
+def products(choices: Sequence[Sequence[object]]) -> Iterator[tuple[object, ...]]:
+    return itertools.product(*choices)
+
+
+# --- Timed round: some finished, the others still solving -----------------------------------
+
+timed_cases = st.lists(
+    st.tuples(st.sampled_from(["CZ", "DE"]), st.one_of(st.none(), st.integers(1, 6))),
+    min_size=2,
+    max_size=5,
+).filter(lambda c: sum(t is None for _, t in c) <= 2)
+
+
+def timed(case: list[tuple[str, int | None]]) -> None:
+    cells = [
+        {"id": f"p{i}", "name": f"P{i}", "country": country, "group": "A",
+         "time": format_clock(t * 60_000) if t else "", "pieces": "" if t else "10"}
+        for i, (country, t) in enumerate(case)
+    ]  # fmt: skip
+    now = max((t or 0) for _, t in case)
+    open_ = [i for i, (_, t) in enumerate(case) if t is None]
+    # Finishing at the clock now, at each finisher's time from now on, just after, or not at
+    # all (with no piece, or as many as another).
+    times = sorted({now, *(t for _, t in case if t and t >= now), now + 1})
+    outcomes: list[dict[str, str]] = [
+        {"time": format_clock(m * 60_000), "pieces": ""} for m in times
+    ]
+    outcomes += [{"time": "", "pieces": "0"}, {"time": "", "pieces": "10"}]
+
+    def completions() -> Iterator[list[RawRow]]:
+        for picks in products([outcomes] * len(open_)):
+            done = [dict(c) for c in cells]
+            for i, pick in zip(open_, picks, strict=True):
+                done[i].update(pick)  # type: ignore[arg-type]
+            yield rows(done)
+
+    stage = "individual-qualification"
+    result = outlook(JIGSAW, stage, rows(cells), now_ms=now * 60_000)
+    check(result, reached(JIGSAW, stage, completions()))
+
+
+test_timed, test_timed_many = both(timed, timed_cases)
+
+
+# --- Bowling: a series with games still to bowl ------------------------------------------------
+
+bowling_cases = st.lists(
+    st.tuples(
+        st.sampled_from(["no", "no", "yes"]),
+        st.lists(st.sampled_from([150, 200]), min_size=4, max_size=6),
+    ),
+    min_size=2,
+    max_size=4,
+).filter(lambda c: sum(6 - len(g) for _, g in c) <= 3)
+
+
+def bowling(case: list[tuple[str, list[int]]]) -> None:
+    cells = []
+    for i, (qualified, games) in enumerate(case):
+        row = {
+            "id": f"b{i}",
+            "name": f"B{i}",
+            "gender": "M",
+            "average": "195",
+            "qualified": qualified,
+        }
+        row.update({f"g{n + 1}": (str(games[n]) if n < len(games) else "") for n in range(6)})
+        cells.append(row)
+    empties = [(i, f"g{n + 1}") for i, (_, g) in enumerate(case) for n in range(len(g), 6)]
+
+    def completions() -> Iterator[list[RawRow]]:
+        for picks in products([["0", "150", "200", "300"]] * len(empties)):
+            done = [dict(c) for c in cells]
+            for (i, column), pick in zip(empties, picks, strict=True):
+                done[i][column] = str(pick)
+            yield rows(done)
+
+    result = outlook(BOWLING, "qualification", rows(cells))
+    check(result, reached(BOWLING, "qualification", completions()))
+
+
+test_bowling, test_bowling_many = both(bowling, bowling_cases)
+
+
+# --- A ChGK tour: masks still being written -----------------------------------------------------
+
+tour_cases = st.lists(
+    st.builds(
+        lambda marks, length, disputed: ("?" if disputed else "") + marks[: length - disputed],
+        st.text("01", min_size=15, max_size=15),
+        st.integers(14, 15),
+        st.booleans(),
+    ),
+    min_size=2,
+    max_size=3,
+)
+
+
+def tour(masks: list[str]) -> None:
+    cells = [{"id": f"t{i}", "name": f"T{i}", "mask": m} for i, m in enumerate(masks)]
+    holes = [(i, n) for i, m in enumerate(masks) for n in range(15) if n >= len(m) or m[n] == "?"]
+
+    def completions() -> Iterator[list[RawRow]]:
+        for picks in products([["0", "1"]] * len(holes)):
+            marks = [list(m.ljust(15, "?")) for m in masks]
+            for (i, n), pick in zip(holes, picks, strict=True):
+                marks[i][n] = str(pick)
+            yield rows([{**c, "mask": "".join(m)} for c, m in zip(cells, marks, strict=True)])
+
+    result = outlook(KOLOMNA, "chgk-tour", rows(cells))
+    check(result, reached(KOLOMNA, "chgk-tour", completions()))
+
+
+test_tour, test_tour_many = both(tour, tour_cases)
+
+
+# --- A ChGK season with one tour left -----------------------------------------------------------
+
+season_cases = st.lists(
+    st.lists(st.integers(0, 15), min_size=1, max_size=2), min_size=2, max_size=4
+)
+
+
+def season(case: list[list[int]]) -> None:
+    cells = [
+        {"id": f"t{i}", "name": f"T{i}", "tour": str(n + 1), "questions": str(q)}
+        for i, tours in enumerate(case)
+        for n, q in enumerate(tours)
+    ]
+
+    def completions() -> Iterator[list[RawRow]]:
+        for picks in products([[None, 0, 5, 15]] * len(case)):
+            last = [
+                {"id": f"t{i}", "name": f"T{i}", "tour": "9", "questions": str(q)}
+                for i, q in enumerate(picks)
+                if q is not None
+            ]
+            yield rows(cells + last)
+
+    result = outlook(KOLOMNA, "chgk-season", rows(cells), remaining=1)
+    check(result, reached(KOLOMNA, "chgk-season", completions()))
+
+
+test_season, test_season_many = both(season, season_cases)
+
+
+# --- Brainball: battles still to play ------------------------------------------------------------
+
+league_cases = st.lists(
+    st.one_of(st.none(), st.sampled_from([(6, 0), (0, 6), (3, 3), (2, 1)])), min_size=3, max_size=6
+).filter(lambda b: 1 <= sum(x is None for x in b) <= 3 and any(x is not None for x in b))
+PAIRS = [("A", "B"), ("A", "C"), ("B", "C"), ("B", "A"), ("C", "A"), ("C", "B")]
+
+
+def league(battles: list[tuple[int, int] | None]) -> None:
+    cells = [
+        {"id": str(n + 1), "round": "1" if n < 3 else "2", "team1": a, "team2": b,
+         "score1": str(s[0]) if s else "", "score2": str(s[1]) if s else ""}
+        for n, ((a, b), s) in enumerate(zip(PAIRS, battles, strict=False))
+    ]  # fmt: skip
+    open_ = [n for n, s in enumerate(battles) if s is None]
+
+    def completions() -> Iterator[list[RawRow]]:
+        for picks in products([[(6, 0), (0, 6), (3, 3), (1, 0)]] * len(open_)):
+            done = [dict(c) for c in cells]
+            for n, (s1, s2) in zip(open_, picks, strict=True):  # type: ignore[misc]
+                done[n].update(score1=str(s1), score2=str(s2))
+            yield rows(done)
+
+    result = outlook(KOLOMNA, "brainball", rows(cells))
+    found = reached(KOLOMNA, "brainball", completions())
+    # A team with no battle played yet has no row now; the completions' other rows are checked.
+    for key in set(found) - set(result.rows):
+        del found[key]
+    check(result, found)
+
+
+test_league, test_league_many = both(league, league_cases)
+
+
+# --- A superfinal with questions still to ask ---------------------------------------------------
+
+final_cases = st.tuples(
+    st.integers(21, 23),
+    st.lists(st.sampled_from(["10", "01", "11", "00"]), min_size=23, max_size=23),
+)
+
+
+def superfinal(case: tuple[int, list[str]]) -> None:
+    asked, marks = case
+    marks = [m if n < 12 or m != "11" else "10" for n, m in enumerate(marks)]  # Brainball: one team
+    cells = [
+        {
+            "id": str(n + 1),
+            "discipline": "chgk" if n < 12 else "brainball",
+            "Alfa": m[0],
+            "Beta": m[1],
+        }
+        for n, m in enumerate(marks[:asked])
+    ]
+
+    def completions() -> Iterator[list[RawRow]]:
+        left = range(asked, 24)
+        for picks in products([["10", "01", "00"]] * len(left)):
+            done = cells + [
+                {"id": str(n + 1), "discipline": "brainball", "Alfa": p[0], "Beta": p[1]}
+                for n, p in zip(left, picks, strict=True)
+            ]
+            a = sum(int(c["Alfa"]) for c in done)
+            b = sum(int(c["Beta"]) for c in done)
+            if a != b:
+                yield rows(done)
+                continue
+            for pair in (("10", "00"), ("00", "10")):  # a tie goes to a pair, won either way
+                extra = [
+                    {"id": "25", "discipline": "chgk", "Alfa": pair[0][0], "Beta": pair[1][0]},
+                    {"id": "26", "discipline": "brainball", "Alfa": "0", "Beta": "0"},
+                ]
+                yield rows(done + extra)
+
+    result = outlook(KOLOMNA, "superfinal", rows(cells))
+    check(result, reached(KOLOMNA, "superfinal", completions()))
+
+
+test_superfinal, test_superfinal_many = both(superfinal, final_cases)
+
+
+# --- What it takes: a bowler's last game --------------------------------------------------------
+
+needs_cases = st.lists(
+    st.tuples(st.sampled_from([150, 200, 250]), st.booleans()), min_size=3, max_size=4
+).filter(lambda c: 1 <= sum(left for _, left in c) <= 2)
+
+
+def needs(case: list[tuple[int, bool]]) -> None:
+    """Whatever the others bowl, a last game at or above ``sure_at`` advances and one at or
+    below ``out_at`` does not."""
+    cells = []
+    for i, (game, left) in enumerate(case):
+        row = {"id": f"b{i}", "name": f"B{i}", "gender": "M", "average": "195"}
+        row.update({f"g{n + 1}": str(game + n) for n in range(6)})
+        if left:
+            row["g6"] = ""
+        cells.append(row)
+    result = outlook(BOWLING, "qualification", rows(cells))
+    open_ = [i for i, (_, left) in enumerate(case) if left]
+    for i in open_:
+        seen = result.rows[("master-men", f"b{i}")]
+        if seen.needs is None:
+            continue
+        for mine in (seen.needs.sure_at, seen.needs.out_at):
+            if mine is None:
+                continue
+            others = [j for j in open_ if j != i]
+            completions = []
+            for picks in products([["0", "150", "300"]] * len(others)):
+                done = [dict(c) for c in cells]
+                done[i]["g6"] = str(mine)
+                for j, pick in zip(others, picks, strict=True):
+                    done[j]["g6"] = str(pick)
+                completions.append(rows(done))
+            advances = reached(BOWLING, "qualification", completions)[("master-men", f"b{i}")][1]
+            assert advances == ({True} if mine == seen.needs.sure_at else {False}), (i, seen)
+
+
+test_needs, test_needs_many = both(needs, needs_cases)
