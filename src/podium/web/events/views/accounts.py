@@ -27,6 +27,7 @@ from podium.web.events.forms.accounts import (
     SignUpForm,
     ThrottledLoginForm,
 )
+from podium.web.events.selectors.places import my_places
 from podium.web.events.services.accounts import account_language_set, signup_confirm, signup_request
 from podium.web.kernel.languages import remember
 from podium.web.kernel.mail import site_url
@@ -94,6 +95,10 @@ class LoginView(auth_views.LoginView):
         # The page's language goes on after the log-in, whatever address ``next`` names.
         remember(answer, language)
         return answer
+
+    def get_default_redirect_url(self) -> str:
+        # No ``next``: the person's own work, not the public list (organizer, desk, jury, entries).
+        return my_places(self.request.user).landing()
 
 
 class PasswordResetView(auth_views.PasswordResetView):
