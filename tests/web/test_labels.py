@@ -60,6 +60,7 @@ def test_the_dashboard_and_payments_controls_are_named_and_their_ids_unique() ->
     assert 'aria-label="Payment method of Entry fee for #1 ' in html
     assert html.count('name="method"') > 10
     assert "id_method" not in html
-    assert "<label for=\"id_status\">The event's status</label>" in client.get(
-        "/organize/cba-kvalifikace-2012/"
-    ).content.decode()
+    assert (
+        '<label for="id_status">The event\'s status</label>'
+        in client.get("/organize/cba-kvalifikace-2012/").content.decode()
+    )
