@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from podium.web.demo import load_demo
-from podium.web.models import Event
+from podium.web.models import Entry, Event
 
 
 class Controls(HTMLParser):
@@ -64,3 +64,19 @@ def test_the_dashboard_and_payments_controls_are_named_and_their_ids_unique() ->
         '<label for="id_status">The event\'s status</label>'
         in client.get("/organize/cba-kvalifikace-2012/").content.decode()
     )
+
+
+@pytest.mark.django_db
+def test_every_page_opens_with_a_skip_link_and_row_buttons_name_their_entrant() -> None:
+    load_demo()
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="organizer"))
+    html = client.get("/organize/puzzle-party/entries/").content.decode()
+    body = html.split("<body>", 1)[1]
+    assert body.lstrip().startswith('<a class="skip" href="#main">Skip to the content</a>')
+    assert '<main id="main" tabindex="-1">' in html
+    pending = Entry.objects.filter(event__slug="puzzle-party", status="pending").first()
+    assert pending is not None
+    assert f'aria-label="Approve #{pending.number} {pending.name}">Approve</button>' in html
+    missing = Client().get("/no/such/page/").content.decode()
+    assert '<a class="skip" href="#main">' in missing

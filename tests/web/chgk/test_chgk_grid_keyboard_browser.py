@@ -42,6 +42,11 @@ def test_the_grid_is_one_tab_stop_and_each_cell_says_its_mark(
             " document.activeElement.getAttribute('aria-label'), document.activeElement.tagName]"
         )
 
+    page.keyboard.press("Tab")  # the first stop: the skip link, shown once focused
+    skip = page.locator("a.skip")
+    assert page.evaluate("document.activeElement.className") == "skip"
+    assert skip.is_visible()
+    assert skip.inner_text() == "Skip to the content"
     for _ in range(30):  # Tab from the top of the page into the grid
         page.keyboard.press("Tab")
         if focused()[0] == "0":
