@@ -42,6 +42,10 @@ def run(args: list[str], tmp_path: Path, **env: str) -> subprocess.CompletedProc
             },
             "PODIUM_ALLOWED_HOSTS includes testserver",
         ),
+        (
+            {"PODIUM_SECRET_KEY": GOOD_KEY, "PODIUM_ALLOWED_HOSTS": "*"},
+            "PODIUM_ALLOWED_HOSTS has a wildcard (*)",
+        ),
     ],
 )
 def test_production_refuses_to_start_without_what_it_needs(
@@ -132,3 +136,42 @@ def test_production_refuses_to_start_in_one_line_when_its_database_does_not_answ
     )
     assert "Traceback" not in done.stderr
     assert done.stdout == ""
+
+
+def test_the_demo_is_served_in_production_only_when_its_passwords_may_be_public(
+    tmp_path: Path,
+) -> None:
+    done = run(
+        ["serve", "--production", "--demo", "--address", "127.0.0.1:1"],
+        tmp_path,
+        PODIUM_SECRET_KEY=GOOD_KEY,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "podium: cannot serve in production: --demo loads accounts whose password the README "
+        "publishes (podium-demo); add --demo-passwords-are-public if anyone may log in as them."
+    ]
+    assert not (tmp_path / "podium.sqlite3").exists()  # nothing started, nothing migrated
+
+
+def test_the_development_server_sets_the_site_address_to_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``make run PORT=8301``: the e-mails link to port 8301 (a set PODIUM_SITE_URL wins)."""
+    import django.core.management
+
+    from podium.cli import server
+
+    served = []
+    monkeypatch.setattr(server, "django_ready", lambda: None)
+    monkeypatch.setattr(server, "_migrate", lambda: None)
+    monkeypatch.setattr(django.core.management, "call_command", lambda *a, **k: served.append(a))
+    monkeypatch.delenv("PODIUM_SITE_URL", raising=False)
+    server.serve(address="127.0.0.1:8301", demo=False, reset=False, production=False,
+                 workers=0, threads=4, public_passwords=False)  # fmt: skip
+    assert os.environ["PODIUM_SITE_URL"] == "http://127.0.0.1:8301"
+    assert served == [("runserver", "127.0.0.1:8301")]
+    monkeypatch.setenv("PODIUM_SITE_URL", "https://results.example.org")
+    server.serve(address="127.0.0.1:8302", demo=False, reset=False, production=False,
+                 workers=0, threads=4, public_passwords=False)  # fmt: skip
+    assert os.environ["PODIUM_SITE_URL"] == "https://results.example.org"

@@ -204,6 +204,34 @@ def staff(make_user: Any) -> Any:
     return appoint
 
 
+# axe-core's rules for WCAG 2.0, 2.1 and 2.2 at levels A and AA.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+
+@pytest.fixture(scope="session")
+def axe() -> Any:
+    """``check(page)``: axe-core's WCAG 2.2 AA violations on the page as it is now, one line
+    each ("rule: selector — message"); an empty list when it passes. axe-core's script comes
+    from the ``axe-playwright-python`` package (no CDN, nothing downloaded)."""
+    from importlib.resources import files
+
+    script = files("axe_playwright_python").joinpath("axe.min.js").read_text(encoding="utf-8")
+
+    def check(page: Any) -> list[str]:
+        if not page.evaluate("typeof window.axe !== 'undefined'"):
+            page.evaluate(script)
+        found = page.evaluate(
+            """(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags},
+                 resultTypes: ['violations']}).then(r => r.violations.flatMap(v =>
+                 v.nodes.map(n => `${v.id}: ${n.target.join(' ')} — ${n.failureSummary
+                   .split('\\n').slice(1, 2).join('').trim()}`)))""",
+            AXE_TAGS,
+        )
+        return list(found)
+
+    return check
+
+
 @pytest.fixture
 def sign_in(live_server: Any) -> Any:
     """Signs a user in to a Playwright browser context (the session cookie of a test login)."""

@@ -129,7 +129,7 @@ def test_the_phone_menu_opens_on_a_tap_and_leads_to_the_desks(
     sign_in(context, get_user_model().objects.get(username="head"))
     page = context.new_page()
     page.goto("/")
-    assert page.get_by_role("link", name="Organize").is_hidden()  # folded into the menu
+    assert page.get_by_role("link", name="Organize", exact=True).is_hidden()  # in the menu
     menu = page.locator("details.places")
     menu.locator("summary").tap()
     checks = menu.locator('a[href="/desk/deti-kolomny-xv/checks/"]')

@@ -66,4 +66,7 @@ def import_event(
     except ArchiveError as exc:
         typer.echo(f"podium: {archive}: {exc}", err=True)
         raise typer.Exit(2) from None
-    typer.echo(f"{event.slug}: imported from {archive}")
+    draft = (
+        " as a draft (publish it from its dashboard's status)" if event.status == "draft" else ""
+    )
+    typer.echo(f"{event.slug}: imported from {archive}{draft}")

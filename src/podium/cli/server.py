@@ -175,6 +175,12 @@ def serve(
         0, "--workers", min=0, help="Worker processes (production; default 2 per CPU + 1)."
     ),
     threads: int = typer.Option(4, "--threads", min=1, help="Threads per worker (production)."),
+    public_passwords: bool = typer.Option(
+        False,
+        "--demo-passwords-are-public",
+        help="With --production --demo: serve the demo's accounts although their password "
+        "is the one the README publishes.",
+    ),
 ) -> None:
     """Migrate the database and serve Podium: the development server, or with --production
     gunicorn for a real event."""
@@ -183,6 +189,11 @@ def serve(
         raise typer.Exit(2)
     if reset and production:
         _refuse("--reset wipes the demo events; a production server never resets them.")
+    if production and demo and not public_passwords:
+        _refuse(
+            "--demo loads accounts whose password the README publishes (podium-demo); "
+            "add --demo-passwords-are-public if anyone may log in as them."
+        )
     if production:
         from podium.web.deployment import production_refusal
 
@@ -191,6 +202,10 @@ def serve(
         refusal = production_refusal(os.environ)
         if refusal:
             _refuse(refusal)
+    else:
+        from podium.web.deployment import development_site_url
+
+        os.environ.setdefault("PODIUM_SITE_URL", development_site_url(address))
     django_ready()
     from django.core.management import call_command
 

@@ -6,8 +6,10 @@ Vocabulary:
   Django starts (and a hand-made gunicorn command may set itself); debug is off, static files
   are collected and hashed, connections to PostgreSQL are pooled per process.
 - refusal: a setting production mode cannot run with — no secret key or the development one, a
-  weak key, debug asked for, the test client's host allowed. The server does not start and says
-  which, in one line naming the variable to set.
+  weak key, debug asked for, the test client's host or a wildcard host allowed. The server does
+  not start and says which, in one line naming the variable to set.
+- site address: ``PODIUM_SITE_URL``, where every link in an e-mail points; the development
+  server sets it to the address it serves unless it is set already.
 - flag: an environment variable read as on (``1``, ``true``, ``yes``, ``on``) or off.
 
 Plain Python on purpose: the command line reads it before Django is set up.
@@ -57,6 +59,23 @@ def production_refusal(env: Mapping[str, str]) -> str | None:
         )
     if flag(env, "PODIUM_DEBUG"):
         return "PODIUM_DEBUG is on: debug pages show tracebacks and settings; unset it"
-    if "testserver" in words(env, "PODIUM_ALLOWED_HOSTS", PRODUCTION_HOSTS):
+    hosts = words(env, "PODIUM_ALLOWED_HOSTS", PRODUCTION_HOSTS)
+    if "testserver" in hosts:
         return "PODIUM_ALLOWED_HOSTS includes testserver (the test client's host): remove it"
+    if any("*" in host for host in hosts):
+        return (
+            "PODIUM_ALLOWED_HOSTS has a wildcard (*): any Host header would be served; "
+            "name the site's hosts"
+        )
     return None
+
+
+def development_site_url(address: str) -> str:
+    """The address the development server answers on (``podium serve --address``), for the
+    links in e-mail: every message links to the server that sent it."""
+    host, _, port = address.rpartition(":")
+    if not host:  # a bare port
+        host, port = "127.0.0.1", address
+    if host in {"0.0.0.0", "::", "[::]"}:  # listening everywhere: this machine's own name
+        host = "127.0.0.1"
+    return f"http://{host}:{port}"

@@ -48,6 +48,7 @@ if HTTPS:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = flag(ENV, "PODIUM_HSTS_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = flag(ENV, "PODIUM_HSTS_PRELOAD")
 CSRF_TRUSTED_ORIGINS = words(ENV, "PODIUM_CSRF_TRUSTED_ORIGINS")
+CSRF_FAILURE_VIEW = "podium.web.kernel.errors.csrf_failure"
 # How many reverse proxies in front append to X-Forwarded-For (the client's address for limits).
 PODIUM_API_PROXIES = int(ENV.get("PODIUM_TRUSTED_PROXIES", "0"))
 PODIUM_API_ANONYMOUS_PER_MINUTE = int(ENV.get("PODIUM_API_ANONYMOUS_PER_MINUTE", "600"))
@@ -237,8 +238,9 @@ EMAIL_HOST_PASSWORD = ENV.get("PODIUM_EMAIL_PASSWORD", "")
 EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = ENV.get("PODIUM_FROM_EMAIL", "podium@localhost")
 # The address people open, for the links in e-mail (a message is written without a request):
-# by default the first allowed host over HTTPS behind a proxy, else the development server.
+# by default the first allowed host (over HTTPS behind a proxy), else the development server
+# (`podium serve` sets it to the address it serves).
 _HOST = next((h for h in ALLOWED_HOSTS if h and h[0] not in ".*"), "127.0.0.1")
 PODIUM_SITE_URL = ENV.get("PODIUM_SITE_URL") or (
-    f"https://{_HOST}" if HTTPS else "http://127.0.0.1:8000"
+    f"https://{_HOST}" if HTTPS else f"http://{_HOST}" if PRODUCTION else "http://127.0.0.1:8000"
 )

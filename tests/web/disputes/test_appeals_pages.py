@@ -477,4 +477,7 @@ def test_the_public_tour_page_shows_the_verdicts_and_the_new_table(club: Any) ->
 
 def test_a_team_finds_the_appeal_form_from_its_entries(club: Any) -> None:
     page = client_for(club.captains["Ezhi"]).get(reverse("participant:entries")).content.decode()
-    assert f'href="{url("appeals:file", club.event)}">File an appeal</a>' in page
+    assert (
+        f'href="{url("appeals:file", club.event)}" aria-label="File an appeal for Ezhi">'
+        "File an appeal</a>"
+    ) in page

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
@@ -100,7 +101,9 @@ def test_a_logged_in_user_changes_the_password(make_user: Any) -> None:
 
 
 def reset_link(message: Any) -> str:
-    found = re.search(r"http://testserver(/\S*/password/reset/\S+/)", message.body)
+    found = re.search(
+        rf"{re.escape(settings.PODIUM_SITE_URL)}(/\S*/password/reset/\S+/)", message.body
+    )
     assert found, message.body
     return found.group(1)
 
@@ -236,7 +239,9 @@ def test_a_pending_account_logs_in_only_once_confirmed(sign_up: Any) -> None:
     sign_up(client, signup_form("marta", "marta@example.org", "tulip ledger 77"))
     # Before confirming: the same answer as a wrong password.
     assert WRONG in log_in(Client(), "marta", "tulip ledger 77")
-    link = re.search(r"http://testserver(/accounts/confirm/\S+/)", mail.outbox[0].body)
+    link = re.search(
+        rf"{re.escape(settings.PODIUM_SITE_URL)}(/accounts/confirm/\S+/)", mail.outbox[0].body
+    )
     assert link
     shown = client.get(link.group(1))
     assert "Confirm and log in" in shown.content.decode()

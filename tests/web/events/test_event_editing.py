@@ -107,6 +107,7 @@ def test_a_valid_edit_changes_the_settings_in_place_and_is_audited(party: Any) -
     before = preset_text("it-puzzle-party").splitlines()
     after = event.rulebook_text.splitlines()
     assert [(a, b) for a, b in zip(before, after, strict=True) if a != b] == [
+        ("event_date: 2026-05-24", "event_date: 2026-05-31"),  # ages count on the new day
         ("    cap: 50", "    cap: 3"),
         ("  closes: 2026-05-21", "  closes: 2026-05-28"),
     ]
@@ -114,7 +115,11 @@ def test_a_valid_edit_changes_the_settings_in_place_and_is_audited(party: Any) -
     assert entry.actor == alice
     assert entry.data["changes"]["title"] == ["it-puzzle-party", "Puzzle Party 2026"]
     assert entry.data["changes"]["language"] == ["it", "en"]
-    assert entry.data["settings"] == {"registration.closes": "2026-05-28", "categories.0.cap": "3"}
+    assert entry.data["settings"] == {
+        "registration.closes": "2026-05-28",
+        "categories.0.cap": "3",
+        "event_date": "2026-05-31",
+    }
     assert entry.scope == ""  # every table of the event may show it
 
 

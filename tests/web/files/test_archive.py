@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from typer.testing import CliRunner
 
 from podium.cli.main import app
@@ -27,10 +28,12 @@ pytestmark = pytest.mark.django_db
 
 
 def comparable(document: dict[str, Any]) -> dict[str, Any]:
-    """The archive without what differs by design: when it was written, and the address."""
+    """The archive without what differs by design: when it was written, the address, and the
+    status (a copy is a draft until published)."""
     document = json.loads(dumps(document))
     document.pop("exported_at")
     document["event"].pop("slug")
+    document["event"].pop("status")
     return document
 
 
@@ -168,6 +171,7 @@ def test_the_commands_write_and_read_one_file(tmp_path: Path) -> None:
     done = runner.invoke(app, ["import-event", str(archive), "--slug", "cz-moved"])
     assert done.exit_code == 0, done.output
     assert "cz-moved: imported" in done.output
+    assert "as a draft (publish it from its dashboard's status)" in done.output
     assert Event.objects.filter(slug="cz-moved").exists()
     missing = runner.invoke(app, ["export-event", "no-such-event"])
     assert missing.exit_code == 2
@@ -176,3 +180,26 @@ def test_the_commands_write_and_read_one_file(tmp_path: Path) -> None:
     bad = runner.invoke(app, ["import-event", str(tmp_path / "bad.json")])
     assert bad.exit_code == 2
     assert "cannot read the archive" in bad.output
+
+
+def test_an_archive_copy_is_a_draft_and_adds_nothing_to_my_entries() -> None:
+    """``podium import-event cz.json --slug cz-jigsaw-2027-archive`` beside the event: the copy
+    is not listed publicly and the player's *My entries* shows each entry once."""
+    from django.test import Client
+
+    from podium.web.kernel.lookup import public_events
+
+    load_demo()
+    event = Event.objects.get(slug="cz-jigsaw-2027")
+    player = get_user_model().objects.get(username="player")
+    client = Client()
+    client.force_login(player)
+    before = client.get("/me/entries/").content.decode()
+    copy = import_event(export_event(event), slug="cz-jigsaw-2027-archive")
+    assert copy.status == Event.Status.DRAFT
+    assert event.status != Event.Status.DRAFT
+    assert not public_events().filter(slug=copy.slug).exists()
+    assert copy.entries.filter(registered_by=player).exists()  # the copy holds them all
+    after = client.get("/me/entries/").content.decode()
+    assert after.count('id="entry-') == before.count('id="entry-') > 0
+    assert "/organize/cz-jigsaw-2027-archive/" not in after

@@ -90,3 +90,34 @@ def test_every_page_answers_a_database_failure_with_the_503_page(
     response = client.get("/standings/any-event/any-stage/")
     assert response.status_code == 503
     assert "try again in a minute" in response.content.decode()
+
+
+def test_a_missing_or_forbidden_page_keeps_the_signed_in_top_bar(make_user: Any) -> None:
+    client = Client()
+    client.force_login(make_user("mira"))
+    for path in ("/e/no-such-event/", "/no/such/page/"):
+        missing = client.get(path)
+        assert missing.status_code == 404
+        html = missing.content.decode()
+        assert "<h1>Page not found</h1>" in html
+        assert "My entries" in html  # the top bar of a signed-in person
+        assert "Log out" in html
+    anonymous = Client().get("/e/no-such-event/").content.decode()
+    assert "Log in" in anonymous
+    assert "Log out" not in anonymous
+
+
+def test_a_refused_form_says_so_in_podiums_words_not_djangos(make_user: Any) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(make_user("mira"))
+    refused = client.post("/accounts/logout/")
+    assert refused.status_code == 403
+    html = refused.content.decode()
+    assert "<h1>The form has expired</h1>" in html
+    assert "reload the page and send it again" in html
+    assert "DEBUG" not in html
+    assert "CSRF verification failed" not in html
+    assert "My entries" in html  # the top bar
+    czech = Client(enforce_csrf_checks=True).post("/cs/accounts/login/", {"username": "x"})
+    assert czech.status_code == 403
+    assert 'lang="cs"' in czech.content.decode()

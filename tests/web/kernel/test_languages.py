@@ -131,8 +131,11 @@ def test_staff_pages_name_formats_categories_and_fees_in_the_readers_language(
     assert "timed-solve" not in cs
     assert "team-solve" not in cs
     # A stage's format and category, and a category's kind of entrants, in words.
-    assert "<td>skládání na čas (čas, jinak dílky)</td><td>Jednotlivci</td>" in cs
-    assert "<td>jednotlivci</td><td>200</td>" in cs
+    assert (
+        '<td data-label="Formát">skládání na čas (čas, jinak dílky)</td>'
+        '<td data-label="Kategorie">Jednotlivci</td>'
+    ) in cs
+    assert '<td data-label="Účastníci">jednotlivci</td><td data-label="Limit">200</td>' in cs
     # The stages to import results into, by their titles in the reader's language.
     imports = organizer.get("/ru/organize/cz-jigsaw/import/").content.decode()
     assert ">Личный зачёт — отбор</option>" in imports

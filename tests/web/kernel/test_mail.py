@@ -12,6 +12,7 @@ Hand-worked:
 from __future__ import annotations
 
 import datetime as dt
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -232,3 +233,36 @@ def test_results_published_for_the_stage_to_its_participants(
     assert "Your place: 2." in en.body
     assert "Ваше место: 1." in only(mailoutbox, "masha@example.org").body
     assert "Vaše umístění: 3." in only(mailoutbox, "petr@example.org").body
+
+
+def test_every_message_links_to_the_one_site_address_never_the_requests_host(
+    make_event: Any, make_user: Any, mailoutbox: Any, settings: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:  # fmt: skip
+    """Under ``make run PORT=8301`` (``podium serve`` sets PODIUM_SITE_URL to its address, see
+    ``tests/cli/test_server.py``) registration, approval, cancellation, sign-up and password
+    reset all link to port 8301, whatever Host the request named."""
+    from django.test import Client
+
+    settings.PODIUM_SITE_URL = "http://127.0.0.1:8301"
+    org = make_user("giulia")
+    event = make_event("it-puzzle-party", organizer=org, title="Puzzle Party", language="it")
+    pavel = make_user("pavel")
+    pair = [adult("Pavel", "Dvořák"), adult("Eva", "Dvořáková")]
+    with django_capture_on_commit_callbacks(execute=True):
+        entry = entry_register(event=event, category="pairs", by=pavel, members=pair, now=MAY)
+        entry_approve(entry=entry, by=org)
+        entry_cancel(entry=entry, by=pavel, now=MAY)
+    client = Client(HTTP_HOST="localhost:8000")
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post("/accounts/password/reset/", {"email": "pavel@example.org"})
+        client.post(
+            "/accounts/signup/",
+            {"username": "nela", "email": "nela@example.org",
+             "password1": "tulip ledger 77", "password2": "tulip ledger 77"},
+        )  # fmt: skip
+    assert len(mailoutbox) == 5  # received, approved, cancelled, reset, sign-up
+    for message in mailoutbox:
+        links = re.findall(r"https?://[^\s/]+", message.body)
+        assert links, message.subject
+        assert set(links) == {"http://127.0.0.1:8301"}, (message.subject, links)

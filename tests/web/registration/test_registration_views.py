@@ -313,3 +313,35 @@ def test_draft_events_and_unknown_categories_are_404(
     client = signed_in(make_user("u"))
     assert client.get(url(draft, "pairs")).status_code == 404
     assert client.get(url(cz, "no-such")).status_code == 404
+
+
+def test_the_cancel_page_names_the_category_and_the_currency(
+    it: Any, cba: Any, make_user: Any
+) -> None:
+    luca_user = make_user("luca")
+    luca = signed_in(luca_user)
+    pair = {
+        **member(0, "Luca", "Rossi", country="IT"),
+        **member(1, "Sara", "Bianchi", country="IT"),
+    }
+    luca.post(url(it, "pairs"), pair)
+    entry = Entry.objects.get()
+    page = luca.get(reverse("participant:cancel", kwargs={"pk": entry.pk})).content.decode()
+    assert "<p>it-puzzle-party — Pairs — awaiting approval</p>" in page  # not the key "pairs"
+    assert "None: nothing to refund, nothing owed." in page  # Puzzle Party has no entry fee
+    assert "0.00" not in page
+    # The ČBA qualifier's fee (600 CZK, half owed from 5 days before the squad) far ahead.
+    cba.starts_at = dt.datetime(2099, 3, 24, 8, tzinfo=UTC)
+    cba.save()
+    squad = Squad.objects.get(event=cba, name="A")
+    squad.starts_at = cba.starts_at
+    squad.save()
+    player = PersonData("Jan", "Kuželka", dt.date(1980, 1, 1), "CZ", "M", Decimal(150))
+    entry = entry_register(
+        event=cba, category="players", by=luca_user, members=[player], squad=squad
+    )
+    page = luca.get(reverse("participant:cancel", kwargs={"pk": entry.pk})).content.decode()
+    assert '<dd class="refund">0.00\xa0CZK</dd>' in page
+    assert '<dd class="owed">0.00\xa0CZK</dd>' in page
+    mine = luca.get(reverse("participant:entries")).content.decode()
+    assert "Refund 0.00\xa0CZK, owed 0.00\xa0CZK if cancelled today" in mine

@@ -26,6 +26,9 @@ Vocabulary:
   row that does not is refused by its path, e.g. ``results[3].cells: expected an object of
   texts``. The archive file itself is read with the limits of
   ``podium.web.kernel.limits`` (its size, and its nesting before it is decoded).
+- copy: an archive imported under another address than its own (``--slug``) beside the
+  event it copies: a draft until an organizer publishes it, so the public list and a player's
+  *My entries* do not show the same event twice (a move keeps the event's status).
 - left out: API tokens (secrets belong to one installation) and the club's question database
   imported from earlier packets (it belongs to the club, not to one event); everything else is
   kept.
@@ -382,6 +385,8 @@ def import_event(document: dict[str, Any], *, slug: str | None = None) -> Event:
     _check(document)
     _check_rows(document)
     fields = dict(document["event"])
+    if slug and slug != fields["slug"]:  # a copy: a draft until published
+        fields["status"] = Event.Status.DRAFT
     fields["slug"] = slug or fields["slug"]
     if Event.objects.filter(slug=fields["slug"]).exists():
         raise ArchiveError(f"an event '{fields['slug']}' exists already: import it under --slug")

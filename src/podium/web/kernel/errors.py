@@ -3,6 +3,9 @@
 Vocabulary:
 - error page: drawn from one template with no request context, so it needs neither the
   database nor a session (it must work when they are what failed).
+- framed error page: a 400, 403, 404 or a refused form (CSRF) is not a failure of Podium, so
+  it keeps the site's top bar (the signed-in person's places, the language); should drawing
+  the bar fail, the bare error page is shown.
 - database unreachable: an error the database raised while connecting or answering; the page
   says so and asks to try again shortly (``503`` with ``Retry-After``), rather than a bare
   "server error".
@@ -31,17 +34,40 @@ def page(status: int, title: str, message: str) -> HttpResponse:
     return HttpResponse(html, status=status)
 
 
+def framed(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:
+    context = {"status": status, "title": title, "message": message}
+    try:
+        html = render_to_string("podium/errors/framed.html", context, request=request)
+    except Exception:  # the top bar reads the session and the database: they may be what failed
+        return page(status, title, message)
+    return HttpResponse(html, status=status)
+
+
 def bad_request(request: HttpRequest, exception: Any = None) -> HttpResponse:
     # Django's own caps on a form (kernel.limits has the body's): named, not "bad request".
     from podium.web.kernel.limits import form_limit_page
 
-    return form_limit_page(exception) or page(
-        400, _("Bad request"), _("The address or the form sent could not be read.")
+    return form_limit_page(exception) or framed(
+        request, 400, _("Bad request"), _("The address or the form sent could not be read.")
     )
 
 
 def forbidden(request: HttpRequest, exception: Any = None) -> HttpResponse:
-    return page(403, _("Not allowed"), _("You may not open this page."))
+    return framed(request, 403, _("Not allowed"), _("You may not open this page."))
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent without its token, or with a stale one (``CSRF_FAILURE_VIEW``)."""
+    return framed(
+        request,
+        403,
+        _("The form has expired"),
+        _(
+            "The form was sent without its security token or with an old one, often after "
+            "a long pause or a log-in in another tab. Go back, reload the page and send it "
+            "again."
+        ),
+    )
 
 
 def not_found(request: HttpRequest, exception: Any = None) -> HttpResponse:
@@ -49,7 +75,7 @@ def not_found(request: HttpRequest, exception: Any = None) -> HttpResponse:
     unprefixed = translation.get_language_from_path(request.path_info) is None
     if unprefixed and (chosen := chosen_language(request)) is not None:
         speak(request, chosen)
-    return page(404, _("Page not found"), _("There is no page at this address."))
+    return framed(request, 404, _("Page not found"), _("There is no page at this address."))
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -94,5 +94,18 @@ def games_stages(rulebook: Rulebook) -> list[GamesStage]:
     return [s for s in rulebook.stages if isinstance(s, GamesStage)]
 
 
+def has_protest_desk(rulebook: Rulebook) -> bool:
+    """A rulebook's protest desk exists when it has a protest rule (an appeal without kinds)
+    and games to protest (the dashboard links only to desks the event has)."""
+    return any(not a.kinds for a in rulebook.appeals) and bool(games_stages(rulebook))
+
+
+def has_appeal_desk(rulebook: Rulebook) -> bool:
+    """Appeals on questions need their rule (an appeal with kinds) and ChGK tours."""
+    return any(a.kinds for a in rulebook.appeals) and any(
+        s.format == "chgk-tour" for s in rulebook.stages
+    )
+
+
 def has_scorecards(stage: Stage) -> bool:
     return isinstance(stage, TimedSolveStage | TeamSolveStage | GamesStage | ChgkTourStage)

@@ -5,6 +5,7 @@ Vocabulary:
   results console (any staff), the desks of the formats the rulebook records (the ChGK grid,
   bowling lane sheets, battles), the checks (head referees and organizers), the jury desk (jury
   members) and the organizer's dashboard.
+- landing: the page a log-in leads to when it names none: the person's own work.
 - my places: every event where the person holds a role, newest first, each with its places;
   read in one query whatever the number of events and roles (rulebooks are parsed once per
   process, see ``podium.web.models.events``).
@@ -82,6 +83,23 @@ class MyPlaces:
     def staff(self) -> bool:
         """Whether any event has the person at its desks (the desk index is theirs)."""
         return any(e.is_staff for e in self.events)
+
+    @property
+    def organizes(self) -> bool:
+        """Whether the person organizes any event (the top bar then shows *Organize*)."""
+        return any(EventRole.Role.ORGANIZER in e.roles for e in self.events)
+
+    def landing(self) -> str:
+        """Where a log-in leads (without a ``next``): the person's own work — the events they
+        organize, else their desks, else the jury desk, else their entries."""
+        if self.organizes:
+            return reverse("organizer:events")
+        if self.staff:
+            return reverse("desk:index")
+        for event in self.events:
+            if EventRole.Role.JURY in event.roles:
+                return reverse("jury:index", args=[event.event.slug])
+        return reverse("participant:entries")
 
     @property
     def elsewhere(self) -> list[EventPlaces]:

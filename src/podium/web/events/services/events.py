@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 from podium.engine.validate import check_rulebook
 from podium.rules.edit import SettingPath, Value, with_settings
 from podium.rules.loader import PRESETS, RulebookError, RulebookProblem, parse, preset_text
+from podium.rules.moving import moved_to
 from podium.rules.schema import Rulebook
 from podium.web.events.selectors.accounts import may_create_events
 from podium.web.kernel.audit import audit
@@ -133,6 +134,9 @@ def event_create(
     if Event.objects.filter(slug=slug).exists():
         raise Refused(_("An event with this address already exists."), field="slug")
     text, filename = _rulebook_text(preset, rulebook_text)
+    checked_rulebook(text, filename)
+    if preset:  # a preset's dates were written for its own year's event: moved to this one's
+        text = moved_to(text, starts_at.astimezone(zoneinfo.ZoneInfo(timezone)).date())
     rulebook = checked_rulebook(text, filename)
     with transaction.atomic():
         event = Event.objects.create(
@@ -418,6 +422,10 @@ def event_update(
             caps=caps,
             fees=fees,
         )
+        day = starts_at.astimezone(zoneinfo.ZoneInfo(timezone)).date()
+        if base.event_date is not None and base.event_date != day:
+            # Ages and the rules page count on the rulebook's event day: the event's own.
+            changes[("event_date",)] = day
         text = with_settings(text, changes)
         after = checked_rulebook(text, "rulebook.yaml", field="rulebook_text")
         _check_entries(event, before, after)

@@ -27,8 +27,10 @@ from podium.web.events.forms.accounts import (
     SignUpForm,
     ThrottledLoginForm,
 )
+from podium.web.events.selectors.places import my_places
 from podium.web.events.services.accounts import account_language_set, signup_confirm, signup_request
 from podium.web.kernel.languages import remember
+from podium.web.kernel.mail import site_url
 from podium.web.kernel.refusals import Refused
 
 app_name = "accounts"
@@ -36,8 +38,9 @@ NOTICE = "podium/accounts/notice.html"
 
 
 def _link(request: HttpRequest) -> Any:
+    # From the one site address, never the request's Host (a header any client writes).
     def link(name: str, *args: str) -> str:
-        return request.build_absolute_uri(reverse(name, args=args))
+        return site_url(reverse(name, args=args))
 
     return link
 
@@ -93,6 +96,10 @@ class LoginView(auth_views.LoginView):
         remember(answer, language)
         return answer
 
+    def get_default_redirect_url(self) -> str:
+        # No ``next``: the person's own work, not the public list (organizer, desk, jury, entries).
+        return my_places(self.request.user).landing()
+
 
 class PasswordResetView(auth_views.PasswordResetView):
     form_class = LanguagePasswordResetForm
@@ -100,6 +107,11 @@ class PasswordResetView(auth_views.PasswordResetView):
     email_template_name = "podium/accounts/password_reset_email.txt"
     subject_template_name = "podium/accounts/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password_reset_done")
+
+    @property
+    def extra_email_context(self) -> dict[str, str]:  # type: ignore[override]
+        # The link's address is the site's (PODIUM_SITE_URL), not the request's Host.
+        return {"site": site_url("")}
 
     def get_form_kwargs(self) -> dict[str, Any]:
         return super().get_form_kwargs() | {"request": self.request}

@@ -45,7 +45,7 @@ from podium.web.events.services.events import (
 from podium.web.kernel.lookup import event_for
 from podium.web.kernel.refusals import Refused, refusal_text, refuse_on
 from podium.web.kernel.roles import event_roles, is_organizer, is_staff, organized_by
-from podium.web.kernel.stages import has_calendar
+from podium.web.kernel.stages import has_appeal_desk, has_calendar, has_protest_desk
 from podium.web.kernel.texts import rt
 from podium.web.models import Event
 from podium.web.models.money import APPEAL_FEE_PREFIX
@@ -143,6 +143,8 @@ def _dashboard(request: HttpRequest, event: Event, **forms: Any) -> HttpResponse
         "squad_form": forms.get("squad_form") or SquadForm(),
         "status_form": forms.get("status_form") or StatusForm(initial={"status": event.status}),
         "has_calendar": any(has_calendar(s) for s in event.rulebook.stages),
+        "has_protests": has_protest_desk(event.rulebook),
+        "has_appeals": has_appeal_desk(event.rulebook),
         # The organizer is warned here too before a verdict's deadline (004 §14).
         "verdicts_soon": sum(c.warned for c in jury_cards(event, staff=True)),
     }

@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
 
+from podium.web.events.selectors.accounts import may_create_events
 from podium.web.events.selectors.competitors import competitor
 from podium.web.events.selectors.rules.page import rules_sections
 from podium.web.kernel.languages import speak_event_language
@@ -23,7 +24,11 @@ from podium.web.registration.selectors.search import filter_lists, query_words
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "podium/home.html", {"events": public_events()})
+    # Anyone allowed to create events finds where, though *Organize* is for organizers only.
+    may_organize = request.user.is_authenticated and may_create_events(request.user)
+    return render(
+        request, "podium/home.html", {"events": public_events(), "may_organize": may_organize}
+    )
 
 
 def _event(request: HttpRequest, slug: str) -> Event:

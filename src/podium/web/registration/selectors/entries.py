@@ -60,11 +60,13 @@ def squad_places_left(squad: Squad) -> int:
 
 
 def entries_of_user(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Entry]:
-    """A participant's own entries: those they registered or are a member of."""
+    """A participant's own entries: those they registered or are a member of, in events that
+    are not drafts (an archive's copy, an event being prepared)."""
     if not user.is_authenticated:
         return Entry.objects.none()
     return (
         Entry.objects.filter(Q(registered_by=user) | Q(members__person__user=user))
+        .exclude(event__status=Event.Status.DRAFT)
         .distinct()
         .select_related("event", "squad", "cancellation")
         .order_by("-registered_at", "-id")

@@ -158,7 +158,12 @@ def cancel(request: HttpRequest, pk: int) -> HttpResponse:
                 % {"name": entry.name, "reason": cancellation.reason},
             )
             return redirect("participant:entries")
-    context = {"entry": entry, "terms": terms, "error": error}
+    context = {
+        "entry": entry,
+        "category": selectors.category_of(entry.event, entry.category),
+        "terms": terms,
+        "error": error,
+    }
     return render(request, "podium/participant/cancel.html", context)
 
 

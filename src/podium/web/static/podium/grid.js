@@ -1,11 +1,14 @@
 // The ChGK keyboard grid. A tour sheet is a plain form with one mask field per team (it works
 // without this script); here each field becomes a row of question cells. Keys: 1 / 0 taken or
-// not, X withdrawn, ? disputed (each moves on), arrows and Tab move, Backspace clears, Enter
-// saves; a tap cycles a cell through the same marks. The team's field always holds its row's marks ("." for a cell left empty), so what
+// not, X withdrawn, ? disputed (each moves on), arrows move, Backspace clears, Enter saves; a
+// tap cycles a cell through the same marks. The grid is one Tab stop (a roving tabindex: the
+// cell last visited holds it), and each cell's name says its team, question and mark. The team's field always holds its row's marks ("." for a cell left empty), so what
 // is sent is what the plain form would send; totals per team and per question follow as you type.
 (function () {
   "use strict";
   var MARKS = { "1": "1", "0": "0", "x": "X", "X": "X", "?": "?" };
+  // Each mark's word, as the table's data attributes give it in the page's language.
+  var WORDS = { "1": "taken", "0": "notTaken", "X": "withdrawn", "?": "disputed", "": "empty" };
 
   function cell(tag, className, text) {
     var el = document.createElement(tag);
@@ -51,7 +54,7 @@
         td.dataset.r = String(r);
         td.dataset.q = String(q);
         td.setAttribute("role", "gridcell");
-        td.setAttribute("aria-label", name + ", " + (q + 1));
+        td.dataset.team = name;
         mark(td, MARKS[text.charAt(q)] || "");
         tr.insertBefore(td, holder);
         cells.push(td);
@@ -65,9 +68,15 @@
     document.querySelectorAll("[data-help-plain]").forEach(function (el) { el.hidden = true; });
     document.querySelectorAll("[data-help-grid]").forEach(function (el) { el.hidden = false; });
 
+    // A screen reader hears "#1 Sovy, question 2: taken", the mark included (the label
+    // replaces the cell's text, so it must carry the mark itself).
     function mark(td, value) {
       td.dataset.mark = value;
       td.textContent = value;
+      td.setAttribute("aria-label", table.dataset.cellLabel
+        .replace("%(team)s", td.dataset.team)
+        .replace("%(n)s", String(Number(td.dataset.q) + 1))
+        .replace("%(mark)s", table.dataset[WORDS[value]]));
     }
 
     function totals() {
@@ -126,10 +135,6 @@
       } else if (key === "ArrowUp") { go(r - 1, q);
       } else if (key === "Home") { go(r, 0);
       } else if (key === "End") { go(r, n - 1);
-      } else if (key === "Tab") {
-        to = event.shiftKey ? previous(r, q) : next(r, q);
-        if (!to) { return; }  // past either end: Tab leaves the grid as usual
-        go(to[0], to[1]);
       } else if (key === "Backspace") {
         // Clears the cell; on an empty one, steps back and clears that (as in a text field).
         if (!td.dataset.mark && (to = previous(r, q))) { r = to[0]; q = to[1]; go(r, q); }
