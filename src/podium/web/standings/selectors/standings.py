@@ -13,6 +13,8 @@ Vocabulary:
   teams by label), ``next`` (the quota it is next for, or "") and ``unverified``.
 - next by quota: the entrants in the first place below the cut of an advancement pool. Live,
   the engine's decision says so; for a frozen table the pool is replayed over the row data.
+- absent: a table's entrants without a result, at its foot (``results.selectors.absent``),
+  each as the engine's document writes it (``podium.engine.document.absent_data``).
 - version tag: whether anything a table shows changed; see ``podium.web.live.versions``.
 """
 
@@ -33,12 +35,13 @@ from podium.engine.standings import Table
 from podium.rules.schema.ranking import Pool
 from podium.rules.schema.stages import ChgkSeasonStage, Stage
 from podium.web.kernel.stages import has_calendar, rounds_of
-from podium.web.kernel.texts import page_row, problem_text
+from podium.web.kernel.texts import page_absent, page_row, problem_text
 from podium.web.models import (
     Event,
     Publication,
     Result,
 )
+from podium.web.results.selectors.absent import absent_rows
 from podium.web.results.selectors.publication import (
     final_versions,
     publication_state,
@@ -168,6 +171,7 @@ def live_tables(
     rows, notes = ruled_rows(event, stage.key, round, at, rounds=tours)
     if not rows:
         return [], []
+    rows += absent_rows(event, stage, round, rows, at)
     try:
         standings = compute_standings(event.rulebook, stage.key, rows, notes)
     except InputError as exc:
@@ -186,7 +190,8 @@ def live_tables(
             }
             for row in table.rows
         ]
-        tables.append({"key": table.key, "title": table.title, "rows": rows})
+        absent = [page_absent(a) for a in table.absent]
+        tables.append({"key": table.key, "title": table.title, "rows": rows, "absent": absent})
     return tables, []
 
 
@@ -207,7 +212,10 @@ def frozen_tables(stage: Stage, publication: Publication) -> list[dict[str, Any]
             }
             for row in table["rows"]
         ]
-        tables.append({"key": table["key"], "title": table["title"], "rows": rows})
+        absent = table.get("absent", [])  # none in a version frozen before absentees were
+        tables.append(
+            {"key": table["key"], "title": table["title"], "rows": rows, "absent": absent}
+        )
     return tables
 
 
