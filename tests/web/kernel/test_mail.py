@@ -122,7 +122,7 @@ def test_approved_with_the_table(
     assert mail.to == ["pavel@example.org"]
     assert mail.subject == "Puzzle Party: přihláška Pavel Dvořák / Eva Dvořáková je schválena"
     assert "Váš stůl: 1." in mail.body
-    assert "Začátek: 24. května 2026 10:00 (Europe/Rome)" in mail.body
+    assert "Začátek: 24. května 2026 10:00 CEST (Europe/Rome)" in mail.body
     assert f"{SITE}/cs/e/it-puzzle-party/" in mail.body
 
 
