@@ -45,9 +45,9 @@ def jigsaw_api(built: Any) -> dict[str, tuple[Any, str]]:
 JIGSAW = {
     "stages": 6,
     "entries": 4,
-    "individual-qualification standings": 8,
+    "individual-qualification standings": 10,
     "individual-final standings": 4,
-    "team standings": 8,
+    "team standings": 9,
     "final's entries": 4,
     "qualification results": 8,
 }
@@ -81,7 +81,7 @@ CLUB = {
     "brainball standings": 16,
     "superfinal standings": 14,
     "tours": 4,
-    "last tour standings": 14,
+    "last tour standings": 15,
     "superfinal's entries": 4,
     "last tour results": 9,
 }
@@ -107,7 +107,7 @@ def bowling_api(built: Any) -> dict[str, tuple[Any, str]]:
 BOWLING = {
     "stages": 2,
     "entries": 4,
-    "qualification standings": 12,
+    "qualification standings": 13,
     "results": 8,
 }
 

@@ -44,12 +44,12 @@ JIGSAW = {
     "entries xlsx": 4,
     "start list xlsx": 4,
     "check-in xlsx": 6,
-    "individual-qualification csv": 7,
+    "individual-qualification csv": 9,
     "individual-final csv": 3,
-    "team csv": 7,
-    "individual-qualification xlsx": 7,
+    "team csv": 8,
+    "individual-qualification xlsx": 9,
     "individual-final xlsx": 3,
-    "team xlsx": 7,
+    "team xlsx": 8,
 }
 
 
@@ -88,7 +88,7 @@ CLUB = {
     "chgk-tour xlsx": 4,
     "brainball xlsx": 15,
     "superfinal xlsx": 13,
-    "last tour csv": 13,
+    "last tour csv": 14,
     "tours in the rating's JSON": 11,
     "tours in the rating's JSON, staff": 13,
     "last tour in the rating's JSON": 10,
@@ -123,8 +123,8 @@ BOWLING = {
     "entries xlsx": 4,
     "start list xlsx": 4,
     "check-in xlsx": 6,
-    "qualification csv": 11,
-    "qualification xlsx": 11,
+    "qualification csv": 12,
+    "qualification xlsx": 12,
     "lanes csv": 4,
     "lanes xlsx": 4,
 }
@@ -168,7 +168,7 @@ def squad_pdfs(built: Any) -> dict[str, tuple[Any, str]]:
 
 
 SQUAD_PDFS = {
-    "qualification pdf": 20,  # with the members' countries
+    "qualification pdf": 21,  # with the members' countries
 }
 
 

@@ -61,24 +61,24 @@ def jigsaw_pages(built: Any) -> dict[str, tuple[Any, str]]:
 
 JIGSAW = {
     "stages": 6,
-    "prizes": 11,
+    "prizes": 12,
     "entries": 4,
     "event": 4,
     "draws": 3,
-    "individual-qualification": 11,
-    "individual-qualification table": 9,
-    "individual-qualification projector": 10,
-    "individual-qualification projector table": 9,
+    "individual-qualification": 13,
+    "individual-qualification table": 11,
+    "individual-qualification projector": 12,
+    "individual-qualification projector table": 11,
     "individual-final": 7,
     "individual-final table": 5,
     "individual-final projector": 6,
     "individual-final projector table": 5,
-    "team": 11,
-    "team table": 9,
-    "team projector": 10,
-    "team projector table": 9,
-    "qualification, staff": 15,  # the top bar: my places
-    "qualification, staff as of": 18,  # the top bar: my places
+    "team": 12,
+    "team table": 10,
+    "team projector": 11,
+    "team projector table": 10,
+    "qualification, staff": 17,  # the top bar: my places
+    "qualification, staff as of": 22,  # the top bar: my places
 }
 
 
@@ -115,9 +115,9 @@ CLUB = {
     "chgk-season table": 17,
     "chgk-season projector": 18,
     "chgk-season projector table": 17,
-    "chgk-tour": 27,
+    "chgk-tour": 28,
     "chgk-tour table": 6,
-    "chgk-tour projector": 16,
+    "chgk-tour projector": 17,
     "chgk-tour projector table": 6,
     "chgk-tour 1": 19,
     "chgk-tour 1 table": 6,
@@ -133,7 +133,7 @@ CLUB = {
     "superfinal projector table": 15,
     "season, staff": 33,  # the top bar: my places
     "season, staff as of": 31,  # the top bar: my places
-    "tour, staff": 31,  # the top bar: my places
+    "tour, staff": 32,  # the top bar: my places
 }
 
 
@@ -162,11 +162,11 @@ BOWLING = {
     "entries": 4,
     "event": 4,
     "draws": 3,
-    "qualification": 19,
-    "qualification table": 13,
-    "qualification projector": 14,
-    "qualification projector table": 13,
-    "qualification, staff": 23,  # the top bar: my places
+    "qualification": 20,
+    "qualification table": 14,
+    "qualification projector": 15,
+    "qualification projector table": 14,
+    "qualification, staff": 24,  # the top bar: my places
     "lane schedule": 4,
 }
 

@@ -55,9 +55,9 @@ JIGSAW = {
     "payments": 7,
     "publication": 24,
     "draws": 6,
-    "qualification console": 18,
-    "final console": 18,
-    "team console": 19,
+    "qualification console": 20,
+    "final console": 19,
+    "team console": 20,
 }
 
 
@@ -164,7 +164,7 @@ BOWLING = {
     "payments": 7,
     "publication": 11,
     "draws": 6,
-    "qualification console": 20,
+    "qualification console": 21,
     "lanes": 6,
     "lane sheet": 15,
     "protests": 12,

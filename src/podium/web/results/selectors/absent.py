@@ -23,7 +23,7 @@ from podium.engine.inputs import RawRow
 from podium.rules.schema.stages import Stage
 from podium.web.kernel.stages import stage_entries
 from podium.web.models import Entry, Event
-from podium.web.results.selectors.clock import clocks, group_of
+from podium.web.results.selectors.clock import clocks, group_of, limit_ms
 
 
 def _status(entry: Entry, kept: bool, clock_ended: bool | None) -> str | None:
@@ -32,6 +32,21 @@ def _status(entry: Entry, kept: bool, clock_ended: bool | None) -> str | None:
     if clock_ended is None:
         return "dns"
     return "dnf" if clock_ended else None
+
+
+def _clocks_ended(
+    event: Event, stage: Stage, round: int, at: dt.datetime | None
+) -> dict[str, bool | None]:
+    """Clock group → whether its clock has ended (``None``: never started); a stage without a
+    clock (games, tours) reads no signal."""
+    if limit_ms(stage) is None:
+        return {}
+    now = at or timezone.now()
+    ended: dict[str, bool | None] = {}
+    for group, clock in clocks(event, stage, round, at).items():
+        ends = clock.ended_at or clock.ends_at
+        ended[group] = None if clock.started_at is None else ends is not None and ends <= now
+    return ended
 
 
 def absent_rows(
@@ -49,14 +64,7 @@ def absent_rows(
     ]
     if not entries:
         return []
-    now = at or timezone.now()
-    ended = {}
-    for group, clock in clocks(event, stage, round, at).items():
-        if clock.started_at is None:
-            ended[group] = None
-        else:
-            ends = clock.ended_at or clock.ends_at
-            ended[group] = ends is not None and ends <= now
+    ended = _clocks_ended(event, stage, round, at)
     kept = event.rulebook.check_in is not None
     made = []
     for line, entry in enumerate(entries, start=len(rows) + 1):
