@@ -37,10 +37,14 @@ ABSENT = (
 )
 
 
-def party_with(make_event: Any, staff: Any, add_entry: Any, pairs: int, timed: int) -> Any:
+def party_with(
+    make_event: Any, staff: Any, add_entry: Any, pairs: int, timed: int, slug: str = "party"
+) -> Any:
     """``pairs`` pairs, #1…#``timed`` checked in, timed, confirmed; the rest never came."""
-    event = make_event("it-puzzle-party", starts_at=START, timezone="Europe/Rome", language="en")
-    people = staff(event, organizer="ornella", head="hugo", referee="rita")
+    event = make_event(
+        "it-puzzle-party", slug=slug, starts_at=START, timezone="Europe/Rome", language="en"
+    )
+    people = staff(event, organizer=f"ornella-{slug}", head=f"hugo-{slug}", referee=f"rita-{slug}")
     entries = [add_entry(event, n, f"Pair {n}", "IT/IT") for n in range(1, pairs + 1)]
     for entry in entries[:timed]:
         checkin_record(entry=entry, by=people["referee"], now=START - dt.timedelta(minutes=10))
@@ -157,3 +161,29 @@ def test_present_without_a_result_did_not_start_then_did_not_finish_after_the_cl
     cache.clear()  # a signal made here, not by the service, tells no cached table it changed
     shown = absent_rows(staff_client.get(url).content.decode())
     assert shown[1] == f"— — 3 Pair 3 did not finish Did not finish: {default}"
+
+
+def test_thirty_absent_pairs_cost_no_more_queries_than_two(
+    make_event: Any, staff: Any, add_entry: Any, queries_of: Any
+) -> None:
+    few = party_with(make_event, staff, add_entry, pairs=12, timed=10, slug="few")
+    many = party_with(make_event, staff, add_entry, pairs=40, timed=10, slug="many")
+    for event in (few, many):  # public, so the API answers too
+        publication_set(event=event, stage=STAGE, state="preliminary", by=event.people["organizer"])
+
+    def counts(event: Any) -> dict[str, int]:
+        base = f"/standings/{event.slug}/{STAGE}/"
+        urls = {
+            "page": base, "table": f"{base}table/", "projector": f"{base}projector/table/",
+            "csv": reverse("exports:standings", args=[event.slug, STAGE, 1, "csv"]),
+            "api": f"/api/events/{event.slug}/stages/{STAGE}/rounds/1/standings",
+        }  # fmt: skip
+        staff_client = Client()
+        staff_client.force_login(event.people["organizer"])
+        return {name: queries_of(staff_client, url) for name, url in urls.items()}
+
+    assert counts(many) == counts(few)
+    many_page = Client()
+    many_page.force_login(many.people["organizer"])
+    html = many_page.get(f"/standings/{many.slug}/{STAGE}/").content.decode()
+    assert len(absent_rows(html)) == 30
