@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tests.web.standings.test_absent_rows import CLAUSE, STAGE, party_with
 
 from podium.web.standings.services.publication import publication_set
-from tests.web.standings.test_absent_rows import CLAUSE, STAGE, party_with
 
 
 @pytest.mark.browser
@@ -30,7 +30,8 @@ def test_the_absent_pairs_read_at_the_foot_on_a_phone(
         assert CLAUSE in foot.nth(1).inner_text()
         last_ranked = page.locator("tr[id^=row-all-]").last.bounding_box()
         first_absent = foot.nth(0).bounding_box()
-        assert last_ranked is not None and first_absent is not None
+        assert last_ranked is not None
+        assert first_absent is not None
         assert first_absent["y"] > last_ranked["y"]  # below the ranked rows
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 360
