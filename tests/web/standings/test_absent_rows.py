@@ -187,3 +187,18 @@ def test_thirty_absent_pairs_cost_no_more_queries_than_two(
     many_page.force_login(many.people["organizer"])
     html = many_page.get(f"/standings/{many.slug}/{STAGE}/").content.decode()
     assert len(absent_rows(html)) == 30
+
+
+def test_a_chgk_team_not_admitted_to_a_tour_is_absent_under_clause_9(club_at: Any) -> None:
+    # The club's season (tests/web/fixtures/club.py): #11 has not paid the second half's fee,
+    # so it is not admitted to tour 2 and "counts as absent" (п. 9); it stands at the foot.
+    built = club_at(12, 2)
+    html = Client().get(f"/standings/{built.event.slug}/chgk-tour/2/table/").content.decode()
+    assert [text(r) for r in re.findall(r'<tr id="absent-[^"]*".*?</tr>', html, re.S)] == [
+        "— — 11 Teams 11 absent Absent from this tour: no place and no points in it; the season "
+        "counts the team after the last official team п. 9: Команда, не сдавшая взнос, … "
+        "считается не явившейся на тур."
+    ]
+    ranked = [n for _place, n in ranked_places(html)]
+    assert len(ranked) == 12  # the 11 others and the guest team (outside the competition)
+    assert "11" not in ranked

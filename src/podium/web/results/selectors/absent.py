@@ -6,7 +6,8 @@ Vocabulary:
 - status: ``absent`` for one not checked in where the rulebook keeps a check-in (a no-show);
   for one present (checked in, or no check-in kept): ``dnf`` once its group's clock has ended
   (by a signal or its time limit) without its result, and while the clock runs it is still
-  solving, so not listed at all; ``dns`` in a round without a clock.
+  solving, so not listed at all; ``dns`` where the round has no clock or it has not started.
+  A team without a row in a ChGK tour is ``absent`` from it (the season's rule says so).
 - foot rows: listed only once the round has a result, so a round nobody has played yet shows
   no table, as before. Read in one query whatever their number.
 """
@@ -68,7 +69,11 @@ def absent_rows(
     kept = event.rulebook.check_in is not None
     made = []
     for line, entry in enumerate(entries, start=len(rows) + 1):
-        status = _status(entry, kept, ended.get(group_of(entry, stage)))
+        status = (
+            "absent"
+            if stage.format == "chgk-tour"
+            else _status(entry, kept, ended.get(group_of(entry, stage)))
+        )
         if status is None:
             continue
         cells = {
