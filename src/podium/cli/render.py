@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from podium.cli import jsontext
+from podium.engine.absence import status_label
 from podium.engine.collector import paused_gc
 from podium.engine.document import row_data, standings_data
 from podium.engine.formulas import csv_safe
@@ -60,6 +61,11 @@ def to_csv(standings: Standings) -> str:
             for flag in ("advances", "playoff", "prize"):
                 d[flag] = "yes" if d[flag] else "no"
             writer.writerow([_cell(c, d[c]) for c in CSV_COLUMNS])
+        for absentee in table.absent:  # no place; the score column says why (DESIGN §3)
+            a = {"table": table.key, "id": absentee.id, "name": absentee.name}
+            a |= {"score": absentee.status, "reasons": absentee.reason.text}
+            a |= {"advances": "no", "playoff": "no", "prize": "no"}
+            writer.writerow([_cell(c, a.get(c)) for c in CSV_COLUMNS])
     return out.getvalue()
 
 
@@ -116,4 +122,12 @@ def print_table(standings: Standings, console: Console) -> None:
                 _mark(row),
                 _why(row),
             )
+        for absentee in table.absent:  # at the foot, without a place
+            name = absentee.name
+            if name != absentee.id:
+                name = f"{name} ({absentee.id})"
+            why = absentee.reason.text
+            if absentee.reason.clause:
+                why = f"{why} [{absentee.reason.clause}]"
+            grid.add_row("—", "—", name, str(status_label(absentee.status)), "", why)
         console.print(grid)

@@ -7,9 +7,11 @@ reason added to an entrant's row from outside its result (a jury's verdict, a sa
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from importlib import import_module
 
 from podium.engine import criteria as _criteria  # noqa: F401  (registers the criteria)
+from podium.engine.absence import Absentee, absentees, split_absent
 from podium.engine.collector import paused_gc
 from podium.engine.entries import Reason
 from podium.engine.errors import InputError, Problem
@@ -28,6 +30,10 @@ FORMAT_MODULES = {
     "head-to-head": "podium.engine.formats.headtohead",
     "superfinal": "podium.engine.formats.superfinal",
 }
+
+# Rows that are not an entrant's (a battle, a superfinal's question) or a season's tours (a
+# season ranks its absent teams by its own rule): no status column is read, no foot listed.
+NO_FOOT = ("head-to-head", "superfinal", "chgk-season")
 
 TablesFn = Callable[[Rulebook, Stage, Sequence[RawRow]], list[Table]]
 
@@ -60,9 +66,26 @@ def compute_standings(
         ) from None
     if not rows:
         raise InputError([Problem("", _("the results file has no rows"))])
-    module = import_module(FORMAT_MODULES[stage.format])
-    tables: TablesFn = module.tables
-    built = tables(rulebook, stage, rows)
+    # A row of a battle, a superfinal's question or a season's tour is not an entrant's: there
+    # the status column is not read (a season ranks its absent teams by its own rule).
+    ranked, absent = (rows, []) if stage.format in NO_FOOT else split_absent(rows)
+    built = _ranked(rulebook, stage, ranked) if ranked else [Table("all", stage.title, ())]
     if notes:
         built = [with_notes(table, notes) for table in built]
+    if absent:
+        built = _with_absent(built, absentees(rulebook, stage, absent, [t.key for t in built]))
     return Standings(rulebook.key, stage.key, tuple(built))
+
+
+def _ranked(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> list[Table]:
+    module = import_module(FORMAT_MODULES[stage.format])
+    tables: TablesFn = module.tables
+    return tables(rulebook, stage, rows)
+
+
+def _with_absent(tables: list[Table], absent: list[Absentee]) -> list[Table]:
+    """Each table with its absentees at its foot (see ``podium.engine.absence``)."""
+    return [
+        replace(table, absent=(*table.absent, *(a for a in absent if a.table == table.key)))
+        for table in tables
+    ]

@@ -7,6 +7,9 @@ Vocabulary:
 - numbers: points and non-integer metrics as JSON numbers (floats); places are integers.
 - lazy rows: a table's rows as an iterator that writes each row when it is read (see
   ``standings_data``).
+- absent: a table's absentees (``podium.engine.absence``), after its rows: each
+  ``{"id", "name", "table", "status", "reasons"}``, ``status`` one of ``dns``, ``dnf``,
+  ``absent``; an empty list where every entrant has a result.
 - reason: ``{"clause", "text"}``; a program that shows reasons in other languages passes its
   own ``reason`` writer to ``row_data``, and its own row writer to ``standings_data``, which may
   add what it needs (the web adds the messages' data).
@@ -17,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from podium.engine.absence import Absentee
 from podium.engine.collector import paused_gc
 from podium.engine.entries import Number, Reason
 from podium.engine.standings import Row, Standings, Table
@@ -60,30 +64,55 @@ def row_data(row: Row, table: str, reason: ReasonWriter = reason_data) -> dict[s
     }
 
 
+def absent_data(absentee: Absentee, reason: ReasonWriter = reason_data) -> dict[str, Any]:
+    return {
+        "id": absentee.id,
+        "name": absentee.name,
+        "table": absentee.table,
+        "status": absentee.status,
+        "reasons": [reason(absentee.reason)],
+    }
+
+
 RowWriter = Callable[[Row, str], dict[str, Any]]
 
 
 def standings_data(
-    standings: Standings, row: RowWriter = row_data, *, lazy: bool = False
+    standings: Standings,
+    row: RowWriter = row_data,
+    *,
+    lazy: bool = False,
+    reason: ReasonWriter = reason_data,
 ) -> dict[str, Any]:
     """The document; ``lazy``: each table's rows as an iterator whose rows are written as it is
     read, so that a writer streaming the document holds one row at a time (and pauses the
-    cyclic collector while it reads them, as this does for the lists)."""
+    cyclic collector while it reads them, as this does for the lists); ``reason``: how an
+    absentee's reason is written (a row's is the row writer's)."""
     if lazy:
-        return _document(standings, lambda t: (row(r, t.key) for r in t.rows))
-    return _listed(standings, row)
+        return _document(standings, lambda t: (row(r, t.key) for r in t.rows), reason)
+    return _listed(standings, row, reason)
 
 
 @paused_gc  # every row's reasons are written: many small objects, no cycles among them
-def _listed(standings: Standings, row: RowWriter) -> dict[str, Any]:
-    return _document(standings, lambda t: [row(r, t.key) for r in t.rows])
+def _listed(standings: Standings, row: RowWriter, reason: ReasonWriter) -> dict[str, Any]:
+    return _document(standings, lambda t: [row(r, t.key) for r in t.rows], reason)
 
 
 def _document(
-    standings: Standings, rows: Callable[[Table], Iterable[dict[str, Any]]]
+    standings: Standings,
+    rows: Callable[[Table], Iterable[dict[str, Any]]],
+    reason: ReasonWriter,
 ) -> dict[str, Any]:
     return {
         "rulebook": standings.rulebook,
         "stage": standings.stage,
-        "tables": [{"key": t.key, "title": t.title, "rows": rows(t)} for t in standings.tables],
+        "tables": [
+            {
+                "key": t.key,
+                "title": t.title,
+                "rows": rows(t),
+                "absent": [absent_data(a, reason) for a in t.absent],
+            }
+            for t in standings.tables
+        ],
     }

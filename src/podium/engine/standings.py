@@ -22,6 +22,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import NamedTuple, Protocol
 
 from podium.engine import criteria as _criteria  # noqa: F401  (registers the criteria)
+from podium.engine.absence import Absentee
 from podium.engine.advancement import Decision, advance
 from podium.engine.collector import paused_gc
 from podium.engine.entries import Entry, Reason
@@ -93,6 +94,7 @@ class Table:
     key: str
     title: str
     rows: tuple[Row, ...]
+    absent: tuple[Absentee, ...] = ()  # at its foot, unranked (``podium.engine.absence``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +112,7 @@ def with_notes(table: Table, notes: Mapping[str, Sequence[Reason]]) -> Table:
         else row
         for row in table.rows
     )
-    return Table(table.key, table.title, rows)
+    return Table(table.key, table.title, rows, table.absent)
 
 
 def split_points(place: int, place_to: int, points: Points) -> Decimal:

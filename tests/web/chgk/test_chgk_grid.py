@@ -249,7 +249,7 @@ def test_the_calendar_lists_tours_in_the_events_time_and_adds_one(
     second = Entry.objects.get(pk=hosts["2"])
     page = client.get(url).content.decode()
     assert re.search(
-        r'id="round-1">\s*<td>1</td>\s*<td>—</td>\s*<td>Thu 5 Nov 2026, 19:00</td>', page
+        r'id="round-1">\s*<td>1</td>\s*<td>—</td>\s*<td>Thu 5 Nov 2026, 19:00 MSK</td>', page
     )
     assert "Add tour 2" in page
     assert re.search(rf'<option value="{second.pk}" selected>', page)  # the drawn host

@@ -60,7 +60,7 @@ def counts() -> tuple[int, int, int]:
 
 
 def local(moment: dt.datetime) -> str:
-    return date_format(moment.astimezone(MSK), "DATETIME_FORMAT")
+    return date_format(moment.astimezone(MSK), "DATETIME_FORMAT") + " MSK"
 
 
 @pytest.fixture

@@ -352,7 +352,7 @@ def test_a_withdrawal_shows_its_rule_annulled_battles_and_bans(
     assert made.received_at == dt.datetime(2025, 11, 25, 12, 30, tzinfo=dt.UTC)  # 15:30 MSK
     shown = text(answer)
     assert (
-        "#4 Volki has withdrawn (received Nov. 25, 2025, 3:30 p.m., before the middle tour 3)."
+        "#4 Volki has withdrawn (received Nov. 25, 2025, 3:30 p.m. MSK, before the middle tour 3)."
         in shown
     )
     page = answer.content.decode()

@@ -3,9 +3,10 @@
 Built by ``jigsaw_at(200)`` (conftest): individuals 1–200 alternate between groups B (odd) and
 A (even), every seventh (7, 14, …, 196: 28 entrants) is from Slovakia and so outside the
 competition, every tenth did not finish (ranked by pieces); 199 and 200 have no result, so
-198 rows are printed. A row holds place, number, name, country, score, marks and its notes'
-numbers; the reasons are printed once each after the tables, so the 28 Slovaks' "registered
-in SK, not CZ" is a single note that all 28 rows point at.
+198 ranked rows are printed, then 199 and 200 at the foot of their groups without a place
+(did not finish: the round's clock ended). A row holds place, number, name, country, score,
+marks and its notes' numbers; the reasons are printed once each after the tables, so the 28
+Slovaks' "registered in SK, not CZ" is a single note that all 28 rows point at.
 
 The old layout (the "why" in full, eight rows a page) took 26 pages for this stage; the
 compact one prints at least 30 rows on every full page of the tables.
@@ -41,11 +42,15 @@ def test_a_200_entrant_qualification_prints_compact_with_numbered_notes(jigsaw_a
 
     rows_per_page = [len(ROW.findall(page)) for page in pages]
     table_pages = [n for n in rows_per_page if n]
-    assert sum(table_pages) == 198
+    assert sum(table_pages) == 200  # 198 ranked, 2 without a result at the foot
     assert all(n >= 30 for n in table_pages[:-1]), rows_per_page
     assert len(table_pages) <= 5
 
     rows = {int(m.group(1)): (m.group(2), m.group(3)) for p in pages for m in ROW.finditer(p)}
+    # No place, the status for a score: the round's clock ended without their result.
+    assert [(n, rows[n][1].split(" ", 3)[:3]) for n in (200, 199)] == [
+        (200, ["did", "not", "finish"]), (199, ["did", "not", "finish"])
+    ]  # fmt: skip
     assert {n for n, (country, _rest) in rows.items() if country == "SK"} == set(range(7, 199, 7))
     everything = "\n".join(pages)
     notes_text = everything.split("\nNotes\n", 1)[1].split("\nThe rulebook's words\n", 1)[0]

@@ -7,7 +7,7 @@ pair, seed "sheet"): blocks of games 1–2, 3–4, 5–6; the start list gives e
 and lane of the first block.
 
 Hand-worked (it-puzzle-party check-in, opens 20 min before the 09:00 UTC start): #1 checked in
-at 08:45 UTC on seat T12 → "2026-06-20 10:45" in Prague; #2 not yet.
+at 08:45 UTC on seat T12 → "2026-06-20 10:45 CEST" in Prague; #2 not yet.
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ def test_bowling_start_list_and_lane_schedule(bowling: Any) -> None:
     assert {r[4]: (r[2], r[3]) for r in rows} == expected
     assert [r[3] for r in rows] == sorted(r[3] for r in rows)  # in lane order
     assert rows[0][1] == dt.datetime(2026, 6, 20, 11, 0)  # 09:00 UTC is 11:00 in Prague
-    assert ws["B2"].number_format == "yyyy-mm-dd hh:mm"
+    assert ws["B2"].number_format == 'yyyy-mm-dd hh:mm "CEST"'
 
     lanes_url = reverse("exports:lanes", args=[event.slug, squad.pk, "csv"])
     assert lanes_url == f"/export/{event.slug}/lanes/{squad.pk}.csv"
@@ -183,13 +183,13 @@ def test_check_in_list_is_for_staff(make_event: Any, staff: Any, make_user: Any)
     rows = csv_rows(signed_in(people["referee"]).get(address).content)
     assert rows == [
         ["No.", "Name", "Status", "Checked in", "Seat", "Checked in by"],
-        ["1", "Rossi/Bianchi", "confirmed", "2026-06-20 10:45", "T12", "rudolf"],
+        ["1", "Rossi/Bianchi", "confirmed", "2026-06-20 10:45 CEST", "T12", "rudolf"],
         ["2", "Verdi/Neri", "confirmed", "", "", ""],
     ]
     xlsx = signed_in(people["referee"]).get(reverse("exports:check-in", args=[event.slug, "xlsx"]))
     ws = openpyxl.load_workbook(io.BytesIO(xlsx.content)).active
     assert ws["D2"].value == dt.datetime(2026, 6, 20, 10, 45)
-    assert ws["D2"].number_format == "yyyy-mm-dd hh:mm"
+    assert ws["D2"].number_format == 'yyyy-mm-dd hh:mm "CEST"'
     pdf = signed_in(people["referee"]).get(reverse("exports:check-in", args=[event.slug, "pdf"]))
     assert "Rossi/Bianchi" in pdf_pages(pdf.content)[0]
     desk = signed_in(people["referee"]).get(reverse("desk:desk", args=[event.slug]))

@@ -123,7 +123,7 @@ def test_approved_with_the_table(
     assert mail.to == ["pavel@example.org"]
     assert mail.subject == "Puzzle Party: přihláška Pavel Dvořák / Eva Dvořáková je schválena"
     assert "Váš stůl: 1." in mail.body
-    assert "Začátek: 24. května 2026 10:00 (Europe/Rome)" in mail.body
+    assert "Začátek: 24. května 2026 10:00 CEST (Europe/Rome)" in mail.body
     assert f"{SITE}/cs/e/it-puzzle-party/" in mail.body
 
 
@@ -218,7 +218,7 @@ def test_results_published_for_the_stage_to_its_participants(
     assert en.subject == "Mistrovství 2026: preliminary results of Individuals — qualification"
     assert "You took part as john X (no. 2)." in en.body
     assert f"{SITE}/standings/cz-jigsaw/{stage}/1/" in en.body
-    assert "Starts: June 20, 2026, 11 a.m. (Europe/Prague)" in en.body
+    assert "Starts: June 20, 2026, 11 a.m. CEST (Europe/Prague)" in en.body
     assert cs.subject == "Mistrovství 2026: předběžné výsledky: Jednotlivci — kvalifikace"
     mailoutbox.clear()
     with django_capture_on_commit_callbacks(execute=True):

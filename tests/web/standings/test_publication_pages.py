@@ -115,7 +115,8 @@ def test_draft_preliminary_final_and_the_frozen_version(cz: Any, why: Any) -> No
     assert "by olga" in text(shown)
     published = publication_current(event, FINAL)
     assert published is not None
-    assert published.changed_at.isoformat() in shown
+    # In the event's zone, with its offset (Prague: +01:00 in winter, +02:00 in summer).
+    assert published.changed_at.astimezone(event.zone).isoformat() in shown
     assert (
         Client().get(reverse("standings:version", args=[event.slug, FINAL, 1, 2])).status_code
         == 404

@@ -63,7 +63,7 @@ def event_out(event: Event) -> dict[str, Any]:
         "title": event.title,
         "rulebook": event.rulebook_key,
         "status": event.status,
-        "starts_at": event.starts_at,
+        "starts_at": event.starts_at.astimezone(event.zone),  # ISO 8601 with its offset
         "timezone": event.timezone,
         "venue": event.venue,
         "language": event.language,
@@ -73,7 +73,7 @@ def event_out(event: Event) -> dict[str, Any]:
 
 def stage_out(event: Event, stage: Stage, staff: bool) -> dict[str, Any]:
     calendar = rounds_of(event, stage) if has_calendar(stage) else []
-    starts = {r.number: r.starts_at for r in calendar}
+    starts = {r.number: r.starts_at.astimezone(event.zone) for r in calendar}
     lengths = tour_lengths(event, stage, calendar) if isinstance(stage, ChgkTourStage) else {}
     rounds = stage_rounds(event, stage, staff)
     return {
@@ -202,15 +202,18 @@ def stage_entries_list(request: HttpRequest, slug: str, stage: str, paging: Quer
     }
 
 
-def _versions(versions: list[Publication]) -> list[dict[str, Any]]:
+def _versions(versions: list[Publication], event: Event) -> list[dict[str, Any]]:
+    zone = event.zone
     return [
-        {"version": v.version, "changed_at": v.changed_at, "reason": v.reason} for v in versions
+        {"version": v.version, "changed_at": v.changed_at.astimezone(zone), "reason": v.reason}
+        for v in versions
     ]
 
 
-def _as_of(publication: Publication | None) -> Any:
+def _as_of(publication: Publication | None, event: Event) -> Any:
     frozen = publication.table if publication else None
-    return parse_datetime(frozen["as_of"]) if frozen and frozen.get("as_of") else None
+    as_of = parse_datetime(frozen["as_of"]) if frozen and frozen.get("as_of") else None
+    return as_of.astimezone(event.zone) if as_of else None
 
 
 @router.get(
@@ -277,8 +280,8 @@ def _standings(
         "round": round,
         "state": state,
         "version": shown.version if shown else None,
-        "as_of": _as_of(shown),
-        "versions": _versions(versions),
+        "as_of": _as_of(shown, event),
+        "versions": _versions(versions, event),
         "tables": tables,
         "problems": problems or [],
         "draft_tours": drafts or [],

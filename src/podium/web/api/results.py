@@ -76,7 +76,7 @@ SAVED = {200: ResultOut, 201: ResultOut, **WRITE_ERRORS}
 # --- What every write shares -------------------------------------------------------------------
 
 
-def result_out(result: Result, verified: bool | None = None) -> dict[str, Any]:
+def result_out(result: Result, event: Event, verified: bool | None = None) -> dict[str, Any]:
     if verified is None:
         verified = Verification.objects.filter(result=result).exists()
     return {
@@ -88,7 +88,7 @@ def result_out(result: Result, verified: bool | None = None) -> dict[str, Any]:
         "kind": result.kind,
         "cells": result.cells,
         "detail": result.detail,
-        "recorded_at": result.recorded_at,
+        "recorded_at": result.recorded_at.astimezone(event.zone),  # ISO 8601 with its offset
         "recorded_by": result.recorded_by.get_username() if result.recorded_by else None,
         "corrects": result.corrects_id,
         "reason": result.reason,
@@ -96,12 +96,14 @@ def result_out(result: Result, verified: bool | None = None) -> dict[str, Any]:
     }
 
 
-def _saved(result: Result, now: Any, resubmitted: bool) -> Status:
+def _saved(result: Result, event: Event, now: Any, resubmitted: bool) -> Status:
     """201 for what this request stored, 200 for what an earlier one with its key stored (also
     when two requests with one key crossed: the later one finds the first's result). A result
     this request stored nobody can have verified yet."""
     stored = not resubmitted and result.recorded_at == now
-    return Status(201 if stored else 200, result_out(result, verified=False if stored else None))
+    return Status(
+        201 if stored else 200, result_out(result, event, verified=False if stored else None)
+    )
 
 
 def _key(header: str) -> str:
@@ -260,7 +262,7 @@ def record(
             )  # fmt: skip
         except Refused as refused:
             raise _named(refused, base, cells) from None
-    return _saved(done, now, earlier is not None)
+    return _saved(done, event, now, earlier is not None)
 
 
 def _corrected(
@@ -335,7 +337,7 @@ def correct(
         result=seen, cells=cells, by=token.user, reason=payload.reason, idempotency_key=key,
         detail=_detail(base, rolls, token), now=now,
     )  # fmt: skip
-    return _saved(done, now, resubmitted)
+    return _saved(done, event, now, resubmitted)
 
 
 @router.post(
@@ -361,7 +363,7 @@ def finish(
         missing=payload.missing.strip(), compensation=payload.compensation.strip(),
         compensation_reason=payload.compensation_reason.strip(), now=now,
     )  # fmt: skip
-    return _saved(done, now, resubmitted)
+    return _saved(done, event, now, resubmitted)
 
 
 @router.post(
@@ -414,7 +416,7 @@ def battle(
         event=event, stage=stage, item=item, round=round, cells=cells, by=token.user,
         idempotency_key=key, detail=_detail({}, {}, token), now=now,
     )  # fmt: skip
-    return _saved(done, now, resubmitted)
+    return _saved(done, event, now, resubmitted)
 
 
 @router.get(
@@ -439,5 +441,5 @@ def results_list(
         "count": count,
         "limit": paging.limit,
         "offset": paging.offset,
-        "items": [result_out(r, r.pk in checked) for r in items],
+        "items": [result_out(r, event, r.pk in checked) for r in items],
     }

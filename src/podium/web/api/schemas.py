@@ -15,7 +15,7 @@ Vocabulary:
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
 from pydantic import ConfigDict
@@ -148,10 +148,26 @@ class StandingsRow(Schema):
     )
 
 
+class AbsentOut(Schema):
+    """An entrant of the round without a result, at the foot of its table; it has no place."""
+
+    id: str
+    name: str
+    table: str = ""
+    status: Literal["dns", "dnf", "absent"] = Field(
+        description="dns: did not start, dnf: did not finish, absent: did not come"
+    )
+    reasons: list[ReasonOut] = Field(
+        default_factory=list,
+        description="the clause that governs it (null: the rulebook is silent, Podium's default)",
+    )
+
+
 class TableOut(Schema):
     key: str
     title: str
     rows: list[StandingsRow]
+    absent: list[AbsentOut] = Field(default_factory=list)
 
 
 class VersionOut(Schema):

@@ -29,8 +29,9 @@ from django.core import mail
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import formats, translation
+from django.utils import translation
 
+from podium.web.kernel.moments import moment_text
 from podium.web.kernel.roles import STAFF
 from podium.web.models import Account, Entry, EntryMember, Event, EventRole
 
@@ -82,10 +83,9 @@ def site_url(path: str) -> str:
 
 def event_details(event: Event) -> dict[str, Any]:
     """The event as a message names it, in the active language."""
-    start = event.starts_at.astimezone(event.zone)
     return {
         "title": event.title,
-        "starts": formats.date_format(start, "DATETIME_FORMAT"),
+        "starts": moment_text(event.starts_at, event),
         "zone": event.timezone,
         "venue": event.venue,
         "link": site_url(reverse("event", args=[event.slug])),

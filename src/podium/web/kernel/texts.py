@@ -25,7 +25,8 @@ from django.utils import formats
 from django.utils.translation import get_language, gettext_noop, ngettext
 from django.utils.translation import gettext as _
 
-from podium.engine.document import row_data
+from podium.engine.absence import Absentee, status_label
+from podium.engine.document import absent_data, row_data
 from podium.engine.entries import Reason
 from podium.engine.errors import Problem
 from podium.engine.messages import Message, Value, from_data, ordinal, reason_of, render, to_data
@@ -145,6 +146,16 @@ def page_row(row: Row, table: str) -> dict[str, Any]:
     """A standings row as pages and frozen tables keep it: the engine's JSON row with the data
     of its reasons' and score's messages."""
     return row_data(row, table, reason_data) | score_data(row.entry.score)
+
+
+def page_absent(absentee: Absentee) -> dict[str, Any]:
+    """An absentee as pages and frozen tables keep it (its reason with its message's data)."""
+    return absent_data(absentee, reason_data)
+
+
+def status_text(status: str) -> str:
+    """An absentee's status (``dns``, ``dnf``, ``absent``) in the active language."""
+    return render(status_label(status), ACTIVE)
 
 
 def reason_text(data: dict[str, Any]) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 from django.utils import formats
 
 from podium.web.kernel.mail import send
+from podium.web.kernel.moments import moment_text
 from podium.web.kernel.texts import money
 from podium.web.models import Cancellation, Entry
 
@@ -30,13 +31,12 @@ def promoted(
     """``reason``: why, made in the active language; ``free_until``: the last day a
     cancellation is refunded in full (``None``: no such day is left); ``starts``: the start
     the place is for (the event's, or the squad's)."""
-    zone = entry.event.zone
 
     def context(_entry: Entry) -> dict[str, Any]:
         return {
             "reason": reason(),
             "free_until": formats.date_format(free_until, "DATE_FORMAT") if free_until else "",
-            "starts": formats.date_format(starts.astimezone(zone), "DATETIME_FORMAT"),
+            "starts": moment_text(starts, entry.event),
         }
 
     send("promoted", lambda: [entry], context)

@@ -11,10 +11,10 @@ import datetime as dt
 from typing import Any
 
 from django import template
-from django.utils import formats
 
-from podium.web.files.formats.cells import cell_text, local
+from podium.web.files.formats.cells import cell_text
 from podium.web.files.selectors.exports import Column, Document
+from podium.web.kernel.moments import moment_text
 
 register = template.Library()
 
@@ -23,5 +23,5 @@ register = template.Library()
 def cell(row: dict[str, Any], column: Column, document: Document) -> str:
     value = row.get(column.key)
     if isinstance(value, dt.datetime):
-        return formats.date_format(local(value, document.zone), "SHORT_DATETIME_FORMAT")
+        return moment_text(value, document.zone, "SHORT_DATETIME_FORMAT")
     return cell_text(value, column, document.zone)

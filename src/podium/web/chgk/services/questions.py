@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from podium.web.chgk.packets import AUTHORS_MAX, PacketError, ParsedQuestion, parse_packet
@@ -48,6 +48,7 @@ from podium.web.chgk.selectors.duty import (
 from podium.web.disputes.services.discipline import sanction_impose
 from podium.web.kernel.audit import audit
 from podium.web.kernel.lookup import locked_event
+from podium.web.kernel.moments import moment_text
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_organizer
 from podium.web.models import Event, Question, QuestionSubmission, Round, Sanction
@@ -100,10 +101,6 @@ def _not_played(tour: Round) -> None:
 def _discipline(event: Event, discipline: str) -> None:
     if discipline not in disciplines(event):
         raise Refused(_("This event takes no such questions."), field="discipline")
-
-
-def _local(event: Event, moment: dt.datetime) -> str:
-    return formats.date_format(moment.astimezone(event.zone), "DATETIME_FORMAT")
 
 
 def questions_submit(
@@ -267,7 +264,7 @@ def packet_play(*, tour: Round, by: Any, now: dt.datetime | None = None) -> list
         if now < tour.starts_at:
             raise Refused(
                 _("Tour %(number)d starts %(when)s; its packet goes into the database after it.")
-                % {"number": tour.number, "when": _local(event, tour.starts_at)}
+                % {"number": tour.number, "when": moment_text(tour.starts_at, event)}
             )
         _not_played(tour)
         day = tour.starts_at.astimezone(event.zone).date()
@@ -401,7 +398,7 @@ def host_disqualify(
         if now < tour.starts_at:
             raise Refused(
                 _("Tour %(number)d has not started (%(when)s): the host may still hand in.")
-                % {"number": tour.number, "when": _local(event, tour.starts_at)},
+                % {"number": tour.number, "when": moment_text(tour.starts_at, event)},
                 clause=rule.clause,
             )
         handed = Question.objects.filter(

@@ -25,7 +25,6 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -34,6 +33,7 @@ from podium.web.chgk.forms.tours import TourForm, TourLengthForm
 from podium.web.chgk.services.rounds import round_add, round_questions_set
 from podium.web.draws.selectors import event_draws
 from podium.web.kernel.lookup import event_for, stage_or_404
+from podium.web.kernel.moments import moment_text
 from podium.web.kernel.refusals import Refused, refuse_on
 from podium.web.kernel.roles import is_organizer
 from podium.web.kernel.stages import has_calendar, rounds_of, stage_entries
@@ -175,7 +175,7 @@ def add(request: HttpRequest, slug: str, stage: str) -> HttpResponse:
         _("Tour %(number)d is on the calendar: %(when)s.")
         % {
             "number": made.number,
-            "when": date_format(made.starts_at.astimezone(event.zone), "DATETIME_FORMAT"),
+            "when": moment_text(made.starts_at, event),
         },
     )
     return redirect("calendar:index", slug=slug)

@@ -28,7 +28,6 @@ from decimal import Decimal
 from typing import Any
 
 from django.db.models import Max
-from django.utils import formats
 from django.utils.translation import gettext as _
 
 from podium.rules.schema.discipline import Appeal as AppealRule
@@ -36,6 +35,7 @@ from podium.rules.schema.stages import Stage
 from podium.web.disputes.selectors.appeals import appeal_rule, filing_closes, member_of, plays_in
 from podium.web.kernel.audit import audit
 from podium.web.kernel.lookup import locked_event
+from podium.web.kernel.moments import moment_text
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import has_role, is_head_referee, is_organizer, is_staff
 from podium.web.models import Appeal, Entry, Event, EventRole, Payment, Result, Verdict
@@ -58,10 +58,6 @@ def _stage(event: Event, key: str) -> Stage:
         return event.rulebook.stage(key)
     except KeyError:
         raise Refused(_("This event has no such stage."), field="stage") from None
-
-
-def _local(event: Event, moment: dt.datetime) -> str:
-    return formats.date_format(moment.astimezone(event.zone), "DATETIME_FORMAT")
 
 
 def _next_receipt(event: Event) -> int:
@@ -156,7 +152,7 @@ def filing_open(
     if closes is not None and now > closes:
         raise Refused(
             _("The time for appeals on this round is over: it closed %(when)s.")
-            % {"when": _local(event, closes)},
+            % {"when": moment_text(closes, event)},
             clause=the_rule.clause,
         )
     return Filing(event, the_rule, the_stage)

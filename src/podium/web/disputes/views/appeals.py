@@ -27,7 +27,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -47,6 +46,7 @@ from podium.web.disputes.selectors.appeals import (
 )
 from podium.web.disputes.services.appeals import appeal_file, jury_appoint
 from podium.web.kernel.lookup import event_for
+from podium.web.kernel.moments import moment_text
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.roles import has_role, is_organizer, is_staff
 from podium.web.kernel.stages import stage_entries
@@ -74,10 +74,6 @@ def tour_title(event: Event, stage_key: str, round: int) -> str:
         tour = _("tour %(number)d") % {"number": round}
         return f"{rt(event.rulebook.stage(stage_key).title)}, {tour}"
     return _("Tour %(number)d") % {"number": round}
-
-
-def _local(event: Event, moment: dt.datetime | None) -> str:
-    return date_format(moment.astimezone(event.zone), "DATETIME_FORMAT") if moment else ""
 
 
 def _rule(event: Event) -> AppealRule:
@@ -123,12 +119,12 @@ def _tours(event: Event, rule: AppealRule, entries: Any, now: dt.datetime) -> li
             elif now <= closes:
                 label = _("%(tour)s — appeals until %(when)s") % {
                     "tour": title,
-                    "when": _local(event, closes),
+                    "when": moment_text(closes, event),
                 }
             else:
                 label = _("%(tour)s — appeals closed on %(when)s") % {
                     "tour": title,
-                    "when": _local(event, closes),
+                    "when": moment_text(closes, event),
                 }
             choices.append((f"{stage.key}:{number}", label))
     return choices[::-1]

@@ -17,7 +17,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path
-from django.utils import formats
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -30,6 +29,7 @@ from podium.web.disputes.services.discipline import (
 from podium.web.disputes.views.discipline_page import back_to, page, stage_of, teams_of
 from podium.web.disputes.views.ineligible import ineligible
 from podium.web.kernel.lookup import event_for
+from podium.web.kernel.moments import moment_text
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.roles import is_head_referee
 from podium.web.models import Event, Round, Sanction
@@ -38,9 +38,7 @@ app_name = "discipline"
 
 
 def _when(moment: dt.datetime | None, event: Event) -> str:
-    if moment is None:
-        return ""
-    return formats.date_format(moment.astimezone(event.zone), "DATETIME_FORMAT")
+    return moment_text(moment, event)
 
 
 @login_required

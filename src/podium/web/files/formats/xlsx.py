@@ -4,7 +4,7 @@ column widths from the content, numbers as numbers and times as Excel times.
 Vocabulary:
 - Excel time: a duration stored as a fraction of a day (1:02:03 → 0.043090…) with the number
   format ``[h]:mm:ss``, so it sums and sorts; a moment is stored in the event's time zone
-  (Excel has no time zones) as ``yyyy-mm-dd hh:mm``.
+  (Excel has no time zones) as ``yyyy-mm-dd hh:mm`` followed by the zone's label (``CET``).
 - sheet name: Excel allows 31 characters and none of ``[]:*?/\\``; longer titles are cut and
   repeated ones numbered.
 - text cell: every ``str`` value is written with the string data type, so text that begins with
@@ -27,6 +27,7 @@ from openpyxl.utils import get_column_letter
 
 from podium.web.files.formats.cells import as_of_text, cell_text, local
 from podium.web.files.selectors.exports import Column, Document, Sheet
+from podium.web.kernel.moments import zone_label
 
 NAME_LIMIT = 31
 WIDTH_MIN, WIDTH_MAX, WIDTH_LONG = 6, 50, 80
@@ -47,11 +48,12 @@ def sheet_name(title: str, used: set[str]) -> str:
     return name
 
 
-def _number_format(value: Any, column: Column) -> str | None:
+def _number_format(value: Any, column: Column, zone: Any) -> str | None:
     if isinstance(value, dt.timedelta):
         return DURATION_MS if value.microseconds else DURATION
     if isinstance(value, dt.datetime):
-        return MOMENT
+        # The zone's label as literal text: the cell stays a date Excel sorts, and says its zone.
+        return f'{MOMENT} "{zone_label(local(value, zone))}"'
     if isinstance(value, float):
         return "0." + "0" * column.decimals if column.decimals else "0"
     return None
@@ -95,7 +97,7 @@ def _write_sheet(book: Workbook, sheet: Sheet, used: set[str], zone: Any) -> Non
             if value == "":
                 continue
             cell = _put(ws, r, col, _excel_value(value, zone))
-            number_format = _number_format(value, column)
+            number_format = _number_format(value, column, zone)
             if number_format:
                 cell.number_format = number_format
             if column.kind == "long":

@@ -30,7 +30,14 @@ from podium.engine.standings import points_decimals
 from podium.rules.schema.stages import Stage
 from podium.web.files.selectors.printout import marks_text, printout
 from podium.web.kernel.stages import has_calendar
-from podium.web.kernel.texts import points_shown, reason_text, rt, score_text, table_title
+from podium.web.kernel.texts import (
+    points_shown,
+    reason_text,
+    rt,
+    score_text,
+    status_text,
+    table_title,
+)
 from podium.web.models import Event, Publication
 from podium.web.standings.selectors.charts.stage import stage_charts
 from podium.web.standings.selectors.standings import RoundTables, round_tables
@@ -158,6 +165,20 @@ def standings_row(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def absent_row(absent: dict[str, Any]) -> dict[str, Any]:
+    """An entrant without a result, after the ranked rows: no place; the status for a score."""
+    return {
+        "place": None,
+        "position": None,
+        "number": number_value(absent["id"]),
+        "name": absent["name"],
+        "score": status_text(absent["status"]),
+        "points": None,
+        "marks": "",
+        "why": reasons_text(absent),
+    }
+
+
 def sheet_name(table: dict[str, Any], stage: Stage) -> str:
     """A group's table is "Group A"; the stage's only table or a division's is its title."""
     if table["key"] in stage.groups:
@@ -179,7 +200,7 @@ def standings_document(
         Sheet(
             table_title(t, stage),
             columns,
-            [standings_row(r) for r in t["rows"]],
+            [standings_row(r) for r in t["rows"]] + [absent_row(a) for a in t.get("absent", [])],
             name=sheet_name(t, stage),
         )
         for t in view.tables

@@ -10,6 +10,8 @@ Vocabulary:
   printed once however many rows it explains.
 - quoted clause: the rulebook's words a note rests on, printed once and labelled ``A``, ``B``,
   … (``AA`` after ``Z``); a note ends with the label of its clause.
+- absent row: an entrant without a result (``podium.engine.absence``), printed after the
+  ranked rows of its table without a place, its status for a score, its reason as a note.
 - country: the ISO codes of the entry's members' registered countries, distinct and sorted,
   joined by ``/`` (a Czech-Slovak pair is ``CZ/SK``); empty where none is recorded.
 """
@@ -24,7 +26,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from podium.rules.schema.stages import Stage
-from podium.web.kernel.texts import reason_text, score_text, table_title
+from podium.web.kernel.texts import reason_text, score_text, status_text, table_title
 from podium.web.models import EntryMember, Event
 
 
@@ -149,6 +151,25 @@ def note_runs(numbers: list[int]) -> str:
     )
 
 
+def _absent_row(
+    absent: dict[str, Any], countries: dict[str, str], numbering: _Numbering
+) -> PrintedRow:
+    """An entrant without a result, after the ranked rows: no place; its status for a score."""
+    key = str(absent["id"])
+    numbers = sorted({numbering.note(r) for r in absent.get("reasons", [])})
+    return PrintedRow(
+        key=key,
+        place="—",
+        name=str(absent["name"]),
+        country=countries.get(key, ""),
+        score=status_text(absent["status"]),
+        points=None,
+        marks="",
+        official=True,
+        notes=note_runs(numbers),
+    )
+
+
 def printout(event: Event, stage: Stage, tables: list[dict[str, Any]]) -> Printout:
     """The round's tables (page rows, live or frozen) as the compact printout."""
     countries = countries_by_number(event)
@@ -172,5 +193,6 @@ def printout(event: Event, stage: Stage, tables: list[dict[str, Any]]) -> Printo
                     notes=note_runs(numbers),
                 )
             )
+        rows += [_absent_row(a, countries, numbering) for a in table.get("absent", [])]
         printed.append(PrintedTable(table["key"], table_title(table, stage), rows))
     return Printout(printed, list(numbering.notes.values()), list(numbering.clauses.values()))

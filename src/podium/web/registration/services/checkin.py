@@ -18,10 +18,10 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from podium.web.kernel.audit import audit
+from podium.web.kernel.moments import moment_text
 from podium.web.kernel.refusals import Refused, refusal_text
 from podium.web.kernel.roles import is_organizer, is_staff
 from podium.web.models import Cancellation, CheckIn, Entry, Event, SeatOffer
@@ -30,10 +30,6 @@ from podium.web.registration.selectors.desk import no_show_time, window_of
 from podium.web.registration.selectors.entries import waiting_list
 from podium.web.registration.selectors.payments import fees_for
 from podium.web.registration.services.places import entry_approve, entry_promote
-
-
-def _local(entry: Entry, moment: dt.datetime) -> str:
-    return date_format(moment.astimezone(entry.event.zone), "DATETIME_FORMAT")
 
 
 def default_seat(entry: Entry) -> str:
@@ -66,12 +62,14 @@ def checkin_record(
         window = window_of(entry)
         if window.opens is not None and now < window.opens:
             raise Refused(
-                _("Check-in opens at %(opens)s.") % {"opens": _local(entry, window.opens)},
+                _("Check-in opens at %(opens)s.")
+                % {"opens": moment_text(window.opens, entry.event)},
                 clause=window.clause,
             )
         if window.closes is not None and now > window.closes:
             raise Refused(
-                _("Check-in closed at %(closes)s.") % {"closes": _local(entry, window.closes)},
+                _("Check-in closed at %(closes)s.")
+                % {"closes": moment_text(window.closes, entry.event)},
                 clause=window.clause,
             )
         seat = seat.strip()[:40] or default_seat(entry)
@@ -146,7 +144,8 @@ def seat_offer(*, absent: Entry, by: Any, now: dt.datetime | None = None) -> Sea
         assert time is not None  # the rulebook has a no-show rule
         if now < time:
             raise Refused(
-                _("The seat can be given away from %(time)s.") % {"time": _local(absent, time)},
+                _("The seat can be given away from %(time)s.")
+                % {"time": moment_text(time, absent.event)},
                 clause=rule.clause,
             )
         queue = waiting_list(event, absent.category)
@@ -163,7 +162,7 @@ def seat_offer(*, absent: Entry, by: Any, now: dt.datetime | None = None) -> Sea
             refund = sum((p.amount for p in own), Decimal(0))
         table = absent.table_number
         reason = _("No-show: not checked in by %(time)s; the seat went to #%(taker)d.") % {
-            "time": _local(absent, time),
+            "time": moment_text(time, absent.event),
             "taker": taker.number,
         }
         absent.status = Entry.Status.CANCELLED

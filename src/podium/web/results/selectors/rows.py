@@ -49,9 +49,10 @@ from podium.web.disputes.selectors.rulings import (
 )
 from podium.web.kernel.memo import shared, shared_value
 from podium.web.kernel.stages import stage_entries, team_labels
-from podium.web.kernel.texts import page_row
+from podium.web.kernel.texts import page_row, reason_data
 from podium.web.models import Entry, Event, Result
 from podium.web.registration.selectors.entries import roster
+from podium.web.results.selectors.absent import absent_rows
 
 ENTRY_FORMATS = ("timed-solve", "team-solve", "games", "chgk-tour")
 ITEM_FORMATS = ("head-to-head", "superfinal")
@@ -490,12 +491,14 @@ def standings_as_of(
     rounds: Collection[int] | None = None,
 ) -> Standings:
     """The standings of the round from the results and rulings in force at ``at``, with the
-    rulings' footnotes (raises ``InputError``). Computed once in a shared block."""
+    rulings' footnotes and the entrants without a result at the foot of their tables
+    (``results.selectors.absent``; raises ``InputError``). Computed once in a shared block."""
     wanted = tuple(sorted(rounds)) if rounds is not None else None
 
     def computed() -> Standings:
         rows, notes = ruled_rows(event, stage, round, at, rounds)
-        return compute_standings(event.rulebook, stage, rows, notes)
+        absent = absent_rows(event, event.rulebook.stage(stage), round, rows, at)
+        return compute_standings(event.rulebook, stage, rows + absent, notes)
 
     return shared(("standings", event.pk, stage, round, at, wanted), computed)
 
@@ -524,7 +527,7 @@ def current_of(result: Result) -> Result:
 
 def serialize(standings: Standings) -> dict[str, Any]:
     """A standings table as plain JSON data (the shape of ``podium standings --format json``)."""
-    return standings_data(standings, page_row)
+    return standings_data(standings, page_row, reason=reason_data)
 
 
 def total_of(cells: dict[str, str]) -> int | None:

@@ -13,6 +13,8 @@ Vocabulary:
   teams by label), ``next`` (the quota it is next for, or "") and ``unverified``.
 - next by quota: the entrants in the first place below the cut of an advancement pool. Live,
   the engine's decision says so; for a frozen table the pool is replayed over the row data.
+- absent: a table's entrants without a result, at its foot (``results.selectors.absent``),
+  each as the engine's document writes it (``podium.engine.document.absent_data``).
 - version tag: whether anything a table shows changed; see ``podium.web.live.versions``.
 """
 
@@ -33,7 +35,7 @@ from podium.rules.schema.ranking import Pool
 from podium.rules.schema.stages import ChgkSeasonStage, Stage
 from podium.web.kernel.memo import shared_reads
 from podium.web.kernel.stages import has_calendar, rounds_of
-from podium.web.kernel.texts import page_row, problem_text
+from podium.web.kernel.texts import page_absent, page_row, problem_text
 from podium.web.models import (
     Event,
     Publication,
@@ -196,7 +198,8 @@ def live_tables(
             }
             for row in table.rows
         ]
-        tables.append({"key": table.key, "title": table.title, "rows": rows})
+        absent = [page_absent(a) for a in table.absent]
+        tables.append({"key": table.key, "title": table.title, "rows": rows, "absent": absent})
     if outlook:
         tables = with_outlook(event, stage, round, tables, tours, ranked)
     return tables, []
@@ -219,7 +222,10 @@ def frozen_tables(stage: Stage, publication: Publication) -> list[dict[str, Any]
             }
             for row in table["rows"]
         ]
-        tables.append({"key": table["key"], "title": table["title"], "rows": rows})
+        absent = table.get("absent", [])  # none in a version frozen before absentees were
+        tables.append(
+            {"key": table["key"], "title": table["title"], "rows": rows, "absent": absent}
+        )
     return tables
 
 

@@ -23,6 +23,7 @@ from podium.engine.errors import InputError
 from podium.rules.schema.stages import ChgkSeasonStage, Stage
 from podium.web.kernel.audit import audit
 from podium.web.kernel.lookup import locked_event
+from podium.web.kernel.moments import moment_text
 from podium.web.kernel.refusals import Refused
 from podium.web.kernel.roles import is_organizer
 from podium.web.kernel.stages import has_calendar, rounds_of
@@ -75,7 +76,7 @@ def _final_refusal(event: Event, stage: Stage, round: int, now: dt.datetime) -> 
         if closes is not None and now < closes:
             return Refused(
                 _("Final only after the appeal window closes (%(when)s).")
-                % {"when": formats.date_format(closes.astimezone(event.zone), "DATETIME_FORMAT")},
+                % {"when": moment_text(closes, event)},
                 field="state",
                 clause=clause,
             )
