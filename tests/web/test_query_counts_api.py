@@ -45,9 +45,9 @@ def jigsaw_api(built: Any) -> dict[str, tuple[Any, str]]:
 JIGSAW = {
     "stages": 6,
     "entries": 4,
-    "individual-qualification standings": 7,
+    "individual-qualification standings": 12,
     "individual-final standings": 4,
-    "team standings": 7,
+    "team standings": 9,
     "final's entries": 4,
     "qualification results": 8,
 }
@@ -76,12 +76,12 @@ def club_api(built: Any) -> dict[str, tuple[Any, str]]:
 CLUB = {
     "stages": 7,
     "entries": 4,
-    "chgk-season standings": 15,
+    "chgk-season standings": 17,
     "chgk-tour standings": 5,
     "brainball standings": 15,
     "superfinal standings": 13,
     "tours": 4,
-    "last tour standings": 13,
+    "last tour standings": 17,
     "superfinal's entries": 4,
     "last tour results": 9,
 }
@@ -107,7 +107,7 @@ def bowling_api(built: Any) -> dict[str, tuple[Any, str]]:
 BOWLING = {
     "stages": 2,
     "entries": 4,
-    "qualification standings": 11,
+    "qualification standings": 13,
     "results": 8,
 }
 

@@ -44,12 +44,12 @@ JIGSAW = {
     "entries xlsx": 4,
     "start list xlsx": 4,
     "check-in xlsx": 6,
-    "individual-qualification csv": 6,
+    "individual-qualification csv": 11,
     "individual-final csv": 3,
-    "team csv": 6,
-    "individual-qualification xlsx": 6,
+    "team csv": 8,
+    "individual-qualification xlsx": 11,
     "individual-final xlsx": 3,
-    "team xlsx": 6,
+    "team xlsx": 8,
 }
 
 
@@ -80,15 +80,15 @@ CLUB = {
     "entries csv": 4,
     "start list csv": 4,
     "check-in csv": 6,
-    "chgk-season csv": 14,
+    "chgk-season csv": 16,
     "chgk-tour csv": 4,
     "brainball csv": 14,
     "superfinal csv": 12,
-    "chgk-season xlsx": 14,
+    "chgk-season xlsx": 16,
     "chgk-tour xlsx": 4,
     "brainball xlsx": 14,
     "superfinal xlsx": 12,
-    "last tour csv": 12,
+    "last tour csv": 16,
     "tours in the rating's JSON": 11,
     "tours in the rating's JSON, staff": 13,
     "last tour in the rating's JSON": 10,
@@ -123,8 +123,8 @@ BOWLING = {
     "entries xlsx": 4,
     "start list xlsx": 4,
     "check-in xlsx": 6,
-    "qualification csv": 10,
-    "qualification xlsx": 10,
+    "qualification csv": 12,
+    "qualification xlsx": 12,
     "lanes csv": 4,
     "lanes xlsx": 4,
 }
@@ -147,8 +147,8 @@ def pdfs(built: Any) -> dict[str, tuple[Any, str]]:
 
 
 PDFS = {
-    "season pdf": 21,  # the compact printout reads the members' countries in one query
-    "diplomas": 19,
+    "season pdf": 23,  # the compact printout reads the members' countries in one query
+    "diplomas": 21,
 }
 
 
@@ -168,7 +168,7 @@ def squad_pdfs(built: Any) -> dict[str, tuple[Any, str]]:
 
 
 SQUAD_PDFS = {
-    "qualification pdf": 17,  # with the members' countries
+    "qualification pdf": 19,  # with the members' countries
 }
 
 

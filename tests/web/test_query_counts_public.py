@@ -61,24 +61,24 @@ def jigsaw_pages(built: Any) -> dict[str, tuple[Any, str]]:
 
 JIGSAW = {
     "stages": 6,
-    "prizes": 10,
+    "prizes": 12,
     "entries": 4,
     "event": 4,
     "draws": 3,
-    "individual-qualification": 10,
-    "individual-qualification table": 8,
-    "individual-qualification projector": 9,
-    "individual-qualification projector table": 8,
+    "individual-qualification": 15,
+    "individual-qualification table": 13,
+    "individual-qualification projector": 14,
+    "individual-qualification projector table": 13,
     "individual-final": 7,
     "individual-final table": 5,
     "individual-final projector": 6,
     "individual-final projector table": 5,
-    "team": 10,
-    "team table": 8,
-    "team projector": 9,
-    "team projector table": 8,
-    "qualification, staff": 14,  # the top bar: my places
-    "qualification, staff as of": 14,  # the top bar: my places
+    "team": 12,
+    "team table": 10,
+    "team projector": 11,
+    "team projector table": 10,
+    "qualification, staff": 19,  # the top bar: my places
+    "qualification, staff as of": 16,  # the top bar: my places
 }
 
 
@@ -107,17 +107,17 @@ def club_pages(built: Any) -> dict[str, tuple[Any, str]]:
 
 CLUB = {
     "stages": 6,
-    "prizes": 14,
+    "prizes": 16,
     "entries": 4,
     "event": 4,
     "draws": 3,
-    "chgk-season": 20,
-    "chgk-season table": 16,
-    "chgk-season projector": 17,
-    "chgk-season projector table": 16,
-    "chgk-tour": 26,
+    "chgk-season": 22,
+    "chgk-season table": 18,
+    "chgk-season projector": 19,
+    "chgk-season projector table": 18,
+    "chgk-tour": 30,
     "chgk-tour table": 6,
-    "chgk-tour projector": 15,
+    "chgk-tour projector": 19,
     "chgk-tour projector table": 6,
     "chgk-tour 1": 19,
     "chgk-tour 1 table": 6,
@@ -131,9 +131,9 @@ CLUB = {
     "superfinal table": 14,
     "superfinal projector": 15,
     "superfinal projector table": 14,
-    "season, staff": 24,  # the top bar: my places
+    "season, staff": 26,  # the top bar: my places
     "season, staff as of": 22,  # the top bar: my places
-    "tour, staff": 30,  # the top bar: my places
+    "tour, staff": 34,  # the top bar: my places
 }
 
 
@@ -162,11 +162,11 @@ BOWLING = {
     "entries": 4,
     "event": 4,
     "draws": 3,
-    "qualification": 16,
-    "qualification table": 12,
-    "qualification projector": 13,
-    "qualification projector table": 12,
-    "qualification, staff": 20,  # the top bar: my places
+    "qualification": 18,
+    "qualification table": 14,
+    "qualification projector": 15,
+    "qualification projector table": 14,
+    "qualification, staff": 22,  # the top bar: my places
     "lane schedule": 4,
 }
 

@@ -73,7 +73,7 @@ def test_registration_received_in_the_remembered_language_else_the_events(
     assert mail.subject == "Mistrovství 2026: регистрация Ivan Petrov получена"
     assert f"Мы получили регистрацию Ivan Petrov (№ {entry.number})." in mail.body
     assert "Место подтверждено." in mail.body
-    assert "Начало: 20 июня 2026 г. 11:00 (Europe/Prague)" in mail.body
+    assert "Начало: 20 июня 2026 г. 11:00 CEST (Europe/Prague)" in mail.body
     assert "Место проведения: Praha, Lucerna" in mail.body
     assert f"{SITE}/ru/e/cz-jigsaw/" in mail.body
     assert f"{SITE}/ru/me/entries/" in mail.body
@@ -87,7 +87,7 @@ def test_registration_received_in_the_remembered_language_else_the_events(
     for address in ("jana@example.org", "jana.nova@example.cz"):
         mail = only(mailoutbox, address)
         assert mail.subject == "Mistrovství 2026: registrace Jana Nová přijata"
-        assert "Začátek: 20. června 2026 11:00 (Europe/Prague)" in mail.body
+        assert "Začátek: 20. června 2026 11:00 CEST (Europe/Prague)" in mail.body
         assert f"{SITE}/cs/e/cz-jigsaw/" in mail.body
     assert len(mailoutbox) == 3
 
@@ -151,7 +151,7 @@ def test_moved_from_the_waiting_list_with_the_last_free_day(
     assert "Boris Orlov переведён(а) из листа ожидания, заявка подтверждена." in mail.body
     assert "Место освободилось после отказа № 1 Anna Nová" in mail.body
     assert "до 5 июня 2026 г." in mail.body
-    assert "Начало: 20 июня 2026 г. 11:00 (Europe/Prague)" in mail.body
+    assert "Начало: 20 июня 2026 г. 11:00 CEST (Europe/Prague)" in mail.body
 
 
 def test_cancelled_with_the_refund_and_what_is_owed(

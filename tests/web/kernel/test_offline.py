@@ -13,7 +13,7 @@ def test_the_service_worker_is_served_at_the_root_with_the_files_it_keeps() -> N
     assert answer.status_code == 200
     assert answer["Content-Type"].startswith("application/javascript")
     assert answer["Service-Worker-Allowed"] == "/"
-    assert answer["Cache-Control"] == "no-cache"
+    assert answer["Cache-Control"] == "no-cache, private"  # never kept by a shared cache
     body = answer.content.decode()
     for asset in ("podium/offline.js", "podium/clock.js", "podium/podium.css"):
         assert f'"{static(asset)}"' in body
