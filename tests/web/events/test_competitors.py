@@ -141,7 +141,9 @@ def test_the_standings_find_a_name_and_link_the_competitor(two_years: dict[str, 
     assert f'<a href="{competitor_url(new, 1)}">The competitor\'s page</a>' in why
 
 
-def test_a_hostile_query_is_answered_quickly_and_a_control_character_refused(two_years: dict[str, Any]) -> None:
+def test_a_hostile_query_is_answered_quickly_a_control_character_refused(
+    two_years: dict[str, Any],
+) -> None:
     new = two_years["new"]
     url = reverse("standings:stage", args=[new.slug, QUALI])
     hostile = "a\u202e" + "%_" * 50_000  # a direction override, LIKE wildcards
