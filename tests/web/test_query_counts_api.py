@@ -78,7 +78,7 @@ CLUB = {
     "entries": 4,
     "chgk-season standings": 17,
     "chgk-tour standings": 5,
-    "brainball standings": 15,
+    "brainball standings": 17,  # the outlook: the schedule and the team labels
     "superfinal standings": 13,
     "tours": 4,
     "last tour standings": 17,

@@ -82,11 +82,11 @@ CLUB = {
     "check-in csv": 6,
     "chgk-season csv": 16,
     "chgk-tour csv": 4,
-    "brainball csv": 14,
+    "brainball csv": 16,  # the outlook: the schedule and the team labels
     "superfinal csv": 12,
     "chgk-season xlsx": 16,
     "chgk-tour xlsx": 4,
-    "brainball xlsx": 14,
+    "brainball xlsx": 16,
     "superfinal xlsx": 12,
     "last tour csv": 16,
     "tours in the rating's JSON": 11,

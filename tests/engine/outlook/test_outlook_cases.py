@@ -134,3 +134,27 @@ def test_a_chgk_season_with_shared_places_and_a_prize_place_playoff() -> None:
         "Needs 12 pts in the last tour to be sure of a prize place (a bound)"
     )
     assert any(t.startswith("These places are bounds, not exact") for t in texts(d))
+
+
+def battle_rows(last: tuple[str, str]) -> list[dict[str, str]]:
+    played = [("1", "A", "B", "4", "2"), ("1", "A", "C", "5", "1"), ("1", "B", "C", "3", "2"),
+              ("2", "A", "B", "4", "1"), ("2", "A", "C", "4", "2")]  # fmt: skip
+    battles = [*played, ("2", "B", "C", *last)]
+    return [
+        {"id": f"b{n}", "round": r, "team1": a, "team2": b, "score1": s1, "score2": s2}
+        for n, (r, a, b, s1, s2) in enumerate(battles, 1)
+    ]
+
+
+def test_a_brainball_league_outlook_bounds_then_its_tie_breaks_once_played() -> None:
+    # Win 2, draw 1, loss 0: A 8 pts; B 2 and C 0 with B–C left (empty scores: still to play).
+    book = load("deti-kolomny")
+    seen = outlook(book, "brainball", rows(battle_rows(("", "")))).rows
+    got = {i: (o.best, o.worst, o.exact) for (_, i), o in seen.items()}
+    assert got == {"A": (1, 1, False), "B": (2, 3, False), "C": (2, 3, False)}
+    # C wins 5:1: both on 2 pts, one win each between them; C ahead on question difference,
+    # 1 + 2 + 2 + 5 = 10 : 13 (-3) to B's 2 + 3 + 1 + 1 = 7 : 15 (-8): places as the table's,
+    # not shared on match points.
+    done = outlook(book, "brainball", rows(battle_rows(("1", "5")))).rows
+    got = {i: (o.best, o.worst, o.exact) for (_, i), o in done.items()}
+    assert got == {"A": (1, 1, True), "C": (2, 2, True), "B": (3, 3, True)}

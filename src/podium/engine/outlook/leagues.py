@@ -59,7 +59,7 @@ def season_plan(
     unit = Decimal(1).scaleb(-(tour.points.decimals if tour.points else 0))
     supply = sum(per_place, Decimal(0)) + unit * teams / 2  # rounding: half a unit per team
     if not remaining:
-        return _final_season(current)
+        return _final(current)
     prospects: dict[str, list[Prospect]] = {}
     gains: dict[str, Decimal] = {}
     for table in current.tables:
@@ -93,9 +93,9 @@ def season_plan(
     return plan
 
 
-def _final_season(current: Standings) -> Plan:
-    """Every tour played: the places stand, but for ties held for a play-off, which can end
-    either way among the tied teams."""
+def _final(current: Standings) -> Plan:
+    """Every tour or battle played: the places stand as ranked (tie-breaks included), but for
+    ties held for a play-off, which can end either way among the tied teams."""
     prospects = {
         t.key: [Prospect(r.entry.id, r.entry.klass, ((1, r.rank),), ((1, r.rank),)) for r in t.rows]
         for t in current.tables
@@ -155,6 +155,8 @@ def league_plan(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> Pla
                 team = (row.cells.get(column) or "").strip()
                 left[team] = left.get(team, 0) + 1
     current = compute_standings(rulebook, stage.key, played)
+    if not left:  # match points alone would share the places the tie-breaks settle
+        return _final(current)
     match = stage.match
     prospects: dict[str, list[Prospect]] = {}
     for table in current.tables:
@@ -172,14 +174,9 @@ def league_plan(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> Pla
             for team, n in sorted(left.items())
         )
         prospects[table.key] = listed
-    remaining = any(unplayed(r) for r in rows)
-    bound = (
-        _("each remaining battle gives points to both its teams, which these bounds do not "
-          "follow; ties on match points may still go either way")
-        if remaining
-        else None
-    )  # fmt: skip
-    return Plan(current, prospects, ambiguous=remaining, bound=bound)
+    bound = _("each remaining battle gives points to both its teams, which these bounds do not "
+              "follow; ties on match points may still go either way")  # fmt: skip
+    return Plan(current, prospects, ambiguous=True, bound=bound)
 
 
 def superfinal_plan(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> Plan:

@@ -3,6 +3,8 @@
 Vocabulary:
 - current draw: the newest draw of a kind for a stage (and, for lanes, a squad); older draws of
   the same scope stay listed for the organizer and the audit, but no longer apply.
+- battle schedule: the current draw of kind ``battles`` for a head-to-head stage; its outcome
+  lists the bouts (``podium.web.battles.services.schedule``).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from typing import Any
 from django.db.models import QuerySet
 
 from podium.web.models import Draw, Entry, Event, EventRole, Squad
+
+SCHEDULE_KIND = "battles"
 
 
 def organized_event(user: Any, slug: str) -> Event | None:
@@ -40,6 +44,17 @@ def current_draws(event: Event) -> list[Draw]:
             seen.add(draw_scope(draw))
             current.append(draw)
     return sorted(current, key=lambda d: (d.stage, d.kind, d.id))
+
+
+def scheduled_bouts(event: Event, stage: str) -> list[dict[str, int]]:
+    """The bouts of the stage's current battle schedule (``[]`` when none is drawn): one read."""
+    result = (
+        Draw.objects.filter(event=event, kind=SCHEDULE_KIND, stage=stage)
+        .values_list("result", flat=True)
+        .first()
+    )
+    bouts: list[dict[str, int]] = (result or {}).get("outcome", {}).get("bouts", [])
+    return bouts
 
 
 def lanes_draw(event: Event, squad: Squad) -> Draw | None:

@@ -34,6 +34,7 @@ from podium.engine.inputs import RawRow
 from podium.engine.standings import Row, Standings
 from podium.rules.schema.stages import ChgkSeasonStage, HeadToHeadStage, Stage, SuperfinalStage
 from podium.web.disputes.selectors.rulings import Notes
+from podium.web.draws.selectors import SCHEDULE_KIND
 from podium.web.kernel.stages import stage_entries
 from podium.web.kernel.texts import shown_value
 from podium.web.models import Draw, Entry, Event, Publication, Result
@@ -46,8 +47,6 @@ from podium.web.results.selectors.rows import (
     ruled_rows,
     standings_as_of,
 )
-
-SCHEDULE_KIND = "battles"
 
 
 def season_stage(event: Event) -> ChgkSeasonStage | None:

@@ -11,8 +11,10 @@ Vocabulary:
   clock: a little earlier only widens the places, and the outlook stays a function of the
   results (one per version, as the table is).
 
-A league's battles still to play are not recorded anywhere before they are played, so a
-Brainball table gets no outlook here (its rows carry ``outlook: None``).
+- scheduled battles: a league's bouts of its current battle schedule with no result recorded
+  yet; they reach the engine as battle rows with empty scores, which it reads as still to play
+  (as the CLI reads such rows of a file). No schedule drawn: no outlook, since nothing tells
+  which battles are still to play (the recorded ones alone would pass for the whole league).
 """
 
 from __future__ import annotations
@@ -24,13 +26,19 @@ from podium.engine.errors import InputError
 from podium.engine.inputs import RawRow
 from podium.engine.outlook import Outlook, outlook
 from podium.rules.schema.stages import ChgkSeasonStage, Stage
+from podium.web.draws.selectors import scheduled_bouts
 from podium.web.kernel.stages import rounds_of, stage_entries
 from podium.web.kernel.texts import reason_data
 from podium.web.models import Event
 from podium.web.registration.selectors.entries import roster
-from podium.web.results.selectors.rows import ENTRY_FORMATS, raw_row
-
-WITHOUT_OUTLOOK = ("head-to-head",)
+from podium.web.results.selectors.rows import (
+    ENTRY_FORMATS,
+    battle_item,
+    groups_by_number,
+    item_row,
+    labels_by_number,
+    raw_row,
+)
 
 
 def outlook_data(o: Outlook) -> dict[str, Any]:
@@ -65,7 +73,7 @@ def with_outlook(
 def _outlook(
     event: Event, stage: Stage, tours: list[int] | None, rows: Sequence[RawRow]
 ) -> dict[tuple[str, str], dict[str, Any]]:
-    if stage.format in WITHOUT_OUTLOOK or not rows:
+    if not rows:
         return {}
     remaining = None
     seen = {(r.cells.get("id") or "") for r in rows}
@@ -84,9 +92,33 @@ def _outlook(
             waiting = stage_entries(event, stage).filter(number__in=missing)
             pending = [raw_row(e, stage, {}, len(rows) + n + 1)
                        for n, e in enumerate(waiting.prefetch_related(roster()))]  # fmt: skip
+    elif stage.format == "head-to-head":
+        scheduled = _scheduled(event, stage, rows)
+        if scheduled is None:
+            return {}
+        rows = [*rows, *scheduled]
     try:
         seen_outlook = outlook(event.rulebook, stage.key, rows, remaining=remaining,
                                pending=pending)  # fmt: skip
     except InputError:
         return {}  # the table itself says what keeps the results from ranking
     return {key: outlook_data(o) for key, o in seen_outlook.rows.items()}
+
+
+def _scheduled(event: Event, stage: Stage, rows: Sequence[RawRow]) -> list[RawRow] | None:
+    """The schedule's battles with no row among ``rows``, as rows with empty scores; ``None``
+    when no schedule is drawn."""
+    drawn = scheduled_bouts(event, stage.key)
+    if not drawn:
+        return None
+    recorded = {r.cells.get("id") for r in rows}
+    bouts = [(battle_item(b["round"], b["team1"], b["team2"]), b) for b in drawn]
+    waiting = [(item, b) for item, b in bouts if item not in recorded]
+    if not waiting:
+        return []
+    labels, groups = labels_by_number(event, stage), groups_by_number(event, stage)
+    return [
+        item_row(stage, item, {"round": str(b["round"]), "team1": str(b["team1"]),
+                               "team2": str(b["team2"])}, labels, len(rows) + n + 1, groups)
+        for n, (item, b) in enumerate(waiting)
+    ]  # fmt: skip
