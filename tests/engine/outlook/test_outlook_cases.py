@@ -158,3 +158,29 @@ def test_a_brainball_league_outlook_bounds_then_its_tie_breaks_once_played() -> 
     done = outlook(book, "brainball", rows(battle_rows(("1", "5")))).rows
     got = {i: (o.best, o.worst, o.exact) for (_, i), o in done.items()}
     assert got == {"A": (1, 1, True), "C": (2, 2, True), "B": (3, 3, True)}
+
+
+def test_what_a_team_still_solving_needs_for_a_prize_place() -> None:
+    # Three prize places; four teams have finished both puzzles, two are still solving at 2:00.
+    cells = [
+        {"id": "a", "name": "A", "country": "CZ", "done": "2", "time": "1:40:00"},
+        {"id": "b", "name": "B", "country": "CZ", "done": "2", "time": "1:50:00"},
+        {"id": "c", "name": "C", "country": "CZ", "done": "2", "time": "2:10:00"},
+        {"id": "d", "name": "D", "country": "CZ", "done": "1", "pieces": "300"},
+        {"id": "e", "name": "E", "country": "CZ", "done": "2", "time": "2:20:00"},
+        {"id": "f", "name": "F", "country": "CZ", "done": "0", "pieces": "400"},
+    ]  # fmt: skip
+    seen = outlook(load("cz-jigsaw"), "team", rows(cells), now_ms=2 * 3_600_000).rows
+    # D must be sure to beat F, who can still finish at 2:00:00 (a tie shares the third place),
+    # and is out behind C's 2:10:00 even if F never finishes.
+    d, f = seen[("all", "d")].needs, seen[("all", "f")].needs
+    assert d is not None
+    assert f is not None
+    assert d.reason.text == (
+        "Needs a finish in 2:00:00 to be sure of a prize place; "
+        "out of it with a finish in 2:10:01 or worse"
+    )
+    # D's results are numbered from 1 of 2 done with 0 pcs (0) to a finish at 2:00:00.
+    assert (d.sure_at, d.out_at) == (1001 + 30 * 60, 1001 + 20 * 60 - 1)
+    # F has a puzzle more to do, but the same finish would do: every unfinished team is behind.
+    assert f.reason.text == d.reason.text

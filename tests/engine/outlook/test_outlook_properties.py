@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.engine.outlook.brute import check, reached, rows, small_quotas
 
+from podium.engine.compute import compute_standings
 from podium.engine.inputs import RawRow
 from podium.engine.outlook import outlook
 from podium.engine.timing import format_clock
@@ -304,3 +305,77 @@ def needs(case: list[tuple[int, bool]]) -> None:
 
 
 test_needs, test_needs_many = both(needs, needs_cases)
+
+
+# --- What it takes: a team still solving ----------------------------------------------------------
+
+TEAM_LIMIT_MS, BIGGEST = 150 * 60_000, 1000  # the preset's team stage: 1000 + 500 pcs, 150 min
+team_cases = st.lists(
+    st.one_of(
+        st.integers(100, 140).map(lambda m: (2, m, 0)),  # finished at m minutes
+        st.tuples(st.integers(0, 1), st.none(), st.sampled_from([0, 300, 999])),
+    ),
+    min_size=3,
+    max_size=5,
+).filter(lambda c: 1 <= sum(t is None for _, t, _p in c) <= 2)
+
+
+def team_cells(done: int, minutes: int | None, pieces: int) -> dict[str, str]:
+    time = format_clock(minutes * 60_000) if minutes is not None else ""
+    return {"done": str(done), "time": time, "pieces": "" if done == 2 else str(pieces)}
+
+
+def team_result(start: int, x: int) -> tuple[int, int | None, int]:
+    """Result number ``x`` of a team that has done ``start`` puzzles, as (done, ms, pieces)."""
+    steps = (2 - start) * (BIGGEST + 1)
+    if x < steps:
+        return start + x // (BIGGEST + 1), None, x % (BIGGEST + 1)
+    return 2, TEAM_LIMIT_MS - (x - steps) * 1000, 0
+
+
+def team_needs(case: list[tuple[int, int | None, int]]) -> None:
+    """Whatever the other teams still do, a result at ``sure_at`` wins a prize and one at
+    ``out_at`` does not."""
+    cells = [
+        {"id": f"t{i}", "name": f"T{i}", "country": "CZ", **team_cells(*c)}
+        for i, c in enumerate(case)
+    ]
+    now = max((m or 0) for _, m, _p in case) * 60_000
+    result = outlook(JIGSAW, "team", rows(cells), now_ms=now)
+    open_ = [i for i, (_, m, _p) in enumerate(case) if m is None]
+    for i in open_:
+        seen = result.rows[("all", f"t{i}")]
+        assert seen.needs is not None or seen.best == seen.worst, (i, seen)
+        if seen.needs is None:
+            continue
+        for mine in (seen.needs.sure_at, seen.needs.out_at):
+            if mine is None:
+                continue
+            done, ms, pieces = team_result(case[i][0], mine)
+            own = {"done": str(done), "time": format_clock(ms) if ms else "",
+                   "pieces": "" if ms else str(pieces)}  # fmt: skip
+            # The others' extremes, a result just like this one, and one either side of it.
+            near = [(2, ms, 0), (2, ms + 1000, 0), (2, max(now, ms - 1000), 0)] if ms else [
+                (done, None, pieces), (done, None, min(BIGGEST, pieces + 1)),
+                (done, None, max(0, pieces - 1))]  # fmt: skip
+            options = [(2, now, 0), (0, None, 0), (1, None, 0), (1, None, BIGGEST), *near]
+            choices = [[o for o in options if o[0] >= case[j][0]] for j in open_ if j != i]
+            completions = []
+            for picks in products(choices):
+                done_cells = [dict(c) for c in cells]
+                done_cells[i].update(own)
+                for j, (d, t, p) in zip([j for j in open_ if j != i], picks, strict=True):
+                    done_cells[j].update(done=str(d), time=format_clock(t) if t else "",
+                                         pieces="" if t else str(p))  # fmt: skip
+                completions.append(rows(done_cells))
+            prizes = {
+                row.prize
+                for completion in completions
+                for table in compute_standings(JIGSAW, "team", completion).tables
+                for row in table.rows
+                if row.entry.id == f"t{i}"
+            }
+            assert prizes == ({True} if mine == seen.needs.sure_at else {False}), (i, seen, mine)
+
+
+test_team_needs, test_team_needs_many = both(team_needs, team_cases)
