@@ -184,3 +184,25 @@ def test_what_a_team_still_solving_needs_for_a_prize_place() -> None:
     assert (d.sure_at, d.out_at) == (1001 + 30 * 60, 1001 + 20 * 60 - 1)
     # F has a puzzle more to do, but the same finish would do: every unfinished team is behind.
     assert f.reason.text == d.reason.text
+
+
+def test_what_each_superfinalist_needs_of_the_brainball_questions_left() -> None:
+    # The 12 ChGK questions asked: Alfa took 8, Beta 6; the 12 Brainball questions are left,
+    # each taken by at most one team, and a tie after them goes to play-off pairs.
+    marks = ["10"] * 6 + ["11"] * 2 + ["01"] * 4
+    cells = [
+        {"id": str(n + 1), "discipline": "chgk", "Alfa": m[0], "Beta": m[1]}
+        for n, m in enumerate(marks)
+    ]
+    seen = outlook(load("deti-kolomny"), "superfinal", rows(cells)).rows
+    alfa, beta = seen[("all", "Alfa")].needs, seen[("all", "Beta")].needs
+    assert alfa is not None
+    assert beta is not None
+    # Alfa with 6 of 12: 14 to Beta's 6 + 6 at most; with 5, 13 to 13 would go to pairs.
+    assert alfa.reason.text == "Needs 6 of the 12 questions left to be sure to win"
+    # Beta with 8: 14 to 8 + 4; with 1 or none it trails Alfa's 8 even if Alfa takes no more.
+    assert beta.reason.text == (
+        "Needs 8 of the 12 questions left to be sure to win; "
+        "out of it with 1 of the 12 questions left or worse"
+    )
+    assert (beta.sure_at, beta.out_at) == (8, 1)

@@ -17,7 +17,7 @@ from podium.engine.compute import compute_standings
 from podium.engine.inputs import RawRow
 from podium.engine.outlook import outlook
 from podium.engine.timing import format_clock
-from podium.rules.loader import load
+from podium.rules.loader import load, parse, preset_text
 
 T = TypeVar("T")
 JIGSAW = small_quotas("cz-jigsaw", {50: 2, 5: 1})
@@ -379,3 +379,65 @@ def team_needs(case: list[tuple[int, int | None, int]]) -> None:
 
 
 test_team_needs, test_team_needs_many = both(team_needs, team_cases)
+
+
+# --- What it takes: a superfinal's questions still to ask -----------------------------------------
+
+# The preset's superfinal made short: 3 ChGK questions (both teams may take one), then 3 Brainball
+# (at most one team), so that the questions left can be of both kinds.
+SHORT_FINAL = parse(
+    preset_text("deti-kolomny").replace(
+        "- [chgk, 12]\n      - [brainball, 12]", "- [chgk, 3]\n      - [brainball, 3]"
+    )
+)
+final_needs_cases = st.tuples(
+    st.integers(2, 5), st.lists(st.sampled_from(["10", "01", "11", "00"]), min_size=6, max_size=6)
+)
+
+
+def final_needs(case: tuple[int, list[str]]) -> None:
+    """Whatever the other team takes, ``sure_at`` of the questions left (however they fall)
+    wins the title and ``out_at`` does not, play-off pairs included; and both are the least
+    and the most such (exact): one question fewer, or one more, leaves it open."""
+    asked, marks = case
+    kinds = ["chgk"] * 3 + ["brainball"] * 3
+    marks = [m if k == "chgk" or m != "11" else "10" for k, m in zip(kinds, marks, strict=True)]
+    cells = [
+        {"id": str(n + 1), "discipline": kinds[n], "Alfa": m[0], "Beta": m[1]}
+        for n, m in enumerate(marks[:asked])
+    ]
+    result = outlook(SHORT_FINAL, "superfinal", rows(cells))
+    for me, col in (("Alfa", 0), ("Beta", 1)):
+        seen = result.rows[("all", me)]
+        if seen.needs is None:
+            assert seen.best == seen.worst, seen
+            continue
+        sure, out = seen.needs.sure_at, seen.needs.out_at
+        claims = [(sure, {True}), (out, {False})]
+        between = {sure - 1 if sure else None, None if out is None else out + 1} - {None}
+        claims += [(n, {True, False}) for n in between if n not in (sure, out)]
+        for mine, expected in claims:
+            if mine is None:
+                continue
+            won: set[bool] = set()
+            for picks in products([["10", "01", "00", "11"][: 4 if k == "chgk" else 3]
+                                   for k in kinds[asked:]]):  # fmt: skip
+                if sum(int(p[col]) for p in picks) != mine:  # type: ignore[index]
+                    continue
+                done = cells + [
+                    {"id": str(n + 1), "discipline": kinds[n], "Alfa": p[0], "Beta": p[1]}  # type: ignore[index]
+                    for n, p in zip(range(asked, 6), picks, strict=True)
+                ]
+                a, b = (sum(int(c[t]) for c in done) for t in ("Alfa", "Beta"))
+                extras: list[list[dict[str, str]]] = [[]] if a != b else [
+                    [{"id": "7", "discipline": "chgk", "Alfa": x, "Beta": y},
+                     {"id": "8", "discipline": "brainball", "Alfa": "0", "Beta": "0"}]
+                    for x, y in (("1", "0"), ("0", "1"))
+                ]  # fmt: skip
+                for extra in extras:
+                    table = compute_standings(SHORT_FINAL, "superfinal", rows(done + extra))
+                    won |= {r.rank == 1 for t in table.tables for r in t.rows if r.entry.id == me}
+            assert won == expected, (me, seen, mine)
+
+
+test_final_needs, test_final_needs_many = both(final_needs, final_needs_cases)

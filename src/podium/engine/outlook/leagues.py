@@ -21,11 +21,17 @@ from decimal import Decimal
 
 from podium.engine.compute import compute_standings
 from podium.engine.entries import Number
-from podium.engine.formats.superfinal import regular_count
+from podium.engine.formats.superfinal import discipline_at, regular_count
 from podium.engine.inputs import RawRow
 from podium.engine.messages import Value, _
 from podium.engine.outlook.core import Cap, Prospect
-from podium.engine.outlook.plans import Domain, Plan, decimal_key
+from podium.engine.outlook.plans import (
+    Domain,
+    Plan,
+    decimal_key,
+    questions_domain,
+    read_prefix,
+)
 from podium.engine.standings import Standings
 from podium.rules.schema import Rulebook
 from podium.rules.schema.stages import (
@@ -195,4 +201,26 @@ def superfinal_plan(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) ->
         ]
         for t in current.tables
     }  # fmt: skip
-    return Plan(current, prospects, ambiguous=not decided, bound=None)
+    plan = Plan(current, prospects, ambiguous=not decided, bound=None)
+    if left:
+        asked = regular_count(stage) - left
+        chgk = sum(discipline_at(stage, n) == "chgk" for n in range(asked + 1, asked + left + 1))
+        now = {p.id: level(p.low) for listed in prospects.values() for p in listed}
+        plan.cap = _questions_cap(now, left, chgk)
+        criteria, _whole = read_prefix(stage, frozenset({"questions"}))
+        for p_id, taken in now.items():
+            plan.domains[p_id] = questions_domain(int(taken), left, criteria)
+    return plan
+
+
+def _questions_cap(now: dict[str, Decimal], left: int, chgk: int) -> Cap:
+    """How many others can reach ``p``'s worst, its questions now plus ``x`` of those left
+    however it took them: at worst its ChGK questions first, which both teams may take, and
+    only then Brainball questions, each of which the others lose."""
+
+    def cap(p: Prospect, others: Sequence[Prospect]) -> int:
+        x = level(p.low) - now[p.id]
+        denied = max(Decimal(0), x - chgk)
+        return sum(now[q.id] + left - denied >= level(p.low) for q in others)
+
+    return cap

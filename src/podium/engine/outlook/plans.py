@@ -336,7 +336,7 @@ def tour_plan(
         else:
             continue
         if left:
-            plan.domains[(row.cells.get("id") or "").strip()] = _questions_domain(
+            plan.domains[(row.cells.get("id") or "").strip()] = questions_domain(
                 taken, left, criteria
             )
     return plan
@@ -348,7 +348,7 @@ _BOUND_RATING = _(
 )
 
 
-def _questions_domain(taken: int, left: int, criteria: Sequence[Criterion]) -> Domain:
+def questions_domain(taken: int, left: int, criteria: Sequence[Criterion]) -> Domain:
     def words(x: int) -> Value:
         return _("%(n)s of the %(left)s questions left", n=x, left=left)
 
