@@ -206,3 +206,28 @@ def test_what_each_superfinalist_needs_of_the_brainball_questions_left() -> None
         "out of it with 1 of the 12 questions left or worse"
     )
     assert (beta.sure_at, beta.out_at) == (8, 1)
+
+
+def test_what_each_brainball_team_needs_of_its_battles_left() -> None:
+    # The first round played: A beat B and drew with C, C beat B; A and C have 3 match points,
+    # B none. The second round's three battles (B–A, C–A, C–B) are still to play.
+    played = [("A", "B", "4", "2"), ("A", "C", "3", "3"), ("B", "C", "2", "4")]
+    left = [("B", "A", "", ""), ("C", "A", "", ""), ("C", "B", "", "")]
+    cells = [
+        {"id": str(n + 1), "round": "1" if n < 3 else "2", "team1": a, "team2": b,
+         "score1": s1, "score2": s2}
+        for n, (a, b, s1, s2) in enumerate(played + left)
+    ]  # fmt: skip
+    seen = outlook(load("deti-kolomny"), "brainball", rows(cells)).rows
+    a, b = seen[("all", "A")].needs, seen[("all", "B")].needs
+    assert a is not None
+    assert b is not None
+    # A with both wins: 7, and C, beaten by A, 5 at most. A win and a draw (6) is not enough:
+    # drawing with C and beating B lets C tie at 6.
+    assert a.reason.text == "Needs 4 match points in the 2 battles left to be sure to win (a bound)"
+    # B even with both wins (4) can be passed by A beating C (5); with 2 or fewer it trails
+    # A's 3, which A keeps whatever happens.
+    assert b.reason.text == (
+        "Cannot be sure to win whatever it does; "
+        "out of it with 2 match points in the 2 battles left or worse (a bound)"
+    )

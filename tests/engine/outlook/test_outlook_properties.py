@@ -193,13 +193,18 @@ league_cases = st.lists(
 PAIRS = [("A", "B"), ("A", "C"), ("B", "C"), ("B", "A"), ("C", "A"), ("C", "B")]
 
 
-def league(battles: list[tuple[int, int] | None]) -> None:
+def league_cells(battles: list[tuple[int, int] | None]) -> tuple[list[dict[str, str]], list[int]]:
+    """The league's rows (two rounds of A, B, C; ``None``: still to play) and the open ones."""
     cells = [
         {"id": str(n + 1), "round": "1" if n < 3 else "2", "team1": a, "team2": b,
          "score1": str(s[0]) if s else "", "score2": str(s[1]) if s else ""}
         for n, ((a, b), s) in enumerate(zip(PAIRS, battles, strict=False))
     ]  # fmt: skip
-    open_ = [n for n, s in enumerate(battles) if s is None]
+    return cells, [n for n, s in enumerate(battles) if s is None]
+
+
+def league(battles: list[tuple[int, int] | None]) -> None:
+    cells, open_ = league_cells(battles)
 
     def completions() -> Iterator[list[RawRow]]:
         for picks in products([[(6, 0), (0, 6), (3, 3), (1, 0)]] * len(open_)):
@@ -441,3 +446,49 @@ def final_needs(case: tuple[int, list[str]]) -> None:
 
 
 test_final_needs, test_final_needs_many = both(final_needs, final_needs_cases)
+
+
+# --- What it takes: a Brainball team's battles left -------------------------------------------
+
+BATTLE_POINTS = {(6, 0): (2, 0), (0, 6): (0, 2), (3, 3): (1, 1), (1, 0): (2, 0)}  # win 2, draw 1
+
+
+def league_needs(battles: list[tuple[int, int] | None]) -> None:
+    """Whatever the other battles bring, ``sure_at`` match points in a team's battles left
+    (however it takes them) win the league alone and ``out_at`` do not; with 2, 1 and 0
+    points a battle, result number ``x`` is ``x`` match points."""
+    cells, open_ = league_cells(battles)
+    result = outlook(KOLOMNA, "brainball", rows(cells))
+    for (_table, team), seen in result.rows.items():
+        mine = [n for n in open_ if team in PAIRS[n]]
+        if seen.needs is None:
+            assert not mine or seen.best == seen.worst, (team, seen)
+            continue
+        for points in (seen.needs.sure_at, seen.needs.out_at):
+            if points is None:
+                continue
+            won: set[bool] = set()
+            for picks in products([list(BATTLE_POINTS)] * len(open_)):
+                taken = sum(
+                    BATTLE_POINTS[pick][PAIRS[n].index(team)]  # type: ignore[index]
+                    for n, pick in zip(open_, picks, strict=True)
+                    if n in mine
+                )
+                if taken != points:
+                    continue
+                done = [dict(c) for c in cells]
+                for n, (s1, s2) in zip(open_, picks, strict=True):  # type: ignore[misc]
+                    done[n].update(score1=str(s1), score2=str(s2))
+                for table in compute_standings(KOLOMNA, "brainball", rows(done)).tables:
+                    # Sure: first alone; out: not even sharing the first place.
+                    won |= {
+                        (r.rank, r.rank_to) == (1, 1)
+                        if points == seen.needs.sure_at
+                        else r.rank == 1
+                        for r in table.rows
+                        if r.entry.id == team
+                    }
+            assert won == ({True} if points == seen.needs.sure_at else {False}), (team, seen)
+
+
+test_league_needs, test_league_needs_many = both(league_needs, league_cases)

@@ -151,9 +151,10 @@ def _goal(stage: Stage) -> Target | None:
     if stage.advancement is not None:
         return None
     if stage.prizes is None:
-        if stage.format != "superfinal":
+        if stage.format not in ("superfinal", "head-to-head"):
             return None
-        # A superfinal is played for the title alone; a tie after it goes to more questions.
+        # A superfinal is played for the title alone (a tie after it goes to more questions);
+        # a league with neither quota nor prizes, for its first place (the superfinal's place).
         return Target("title", "the title", frozenset(), 1, stage.ranking.clause, True)
     prizes = stage.prizes
     classes = frozenset({"official"}) if prizes.official_only else frozenset()
