@@ -340,7 +340,8 @@ def team_result(start: int, x: int) -> tuple[int, int | None, int]:
 
 def team_needs(case: list[tuple[int, int | None, int]]) -> None:
     """Whatever the other teams still do, a result at ``sure_at`` wins a prize and one at
-    ``out_at`` does not."""
+    ``out_at`` does not; and both are the least and the most such (exact): the result just
+    below ``sure_at``, or just above ``out_at``, leaves it open."""
     cells = [
         {"id": f"t{i}", "name": f"T{i}", "country": "CZ", **team_cells(*c)}
         for i, c in enumerate(case)
@@ -353,14 +354,18 @@ def team_needs(case: list[tuple[int, int | None, int]]) -> None:
         assert seen.needs is not None or seen.best == seen.worst, (i, seen)
         if seen.needs is None:
             continue
-        for mine in (seen.needs.sure_at, seen.needs.out_at):
+        sure, out = seen.needs.sure_at, seen.needs.out_at
+        between = {sure - 1 if sure else None, None if out is None else out + 1} - {None}
+        claims = [(sure, {True}), (out, {False})]
+        claims += [(n, {True, False}) for n in between if n not in (sure, out)]
+        for mine, expected in claims:
             if mine is None:
                 continue
             done, ms, pieces = team_result(case[i][0], mine)
             own = {"done": str(done), "time": format_clock(ms) if ms else "",
                    "pieces": "" if ms else str(pieces)}  # fmt: skip
             # The others' extremes, a result just like this one, and one either side of it.
-            near = [(2, ms, 0), (2, ms + 1000, 0), (2, max(now, ms - 1000), 0)] if ms else [
+            near = [(2, ms, 0), (2, min(TEAM_LIMIT_MS, ms + 1000), 0), (2, max(now, ms - 1000), 0)] if ms else [
                 (done, None, pieces), (done, None, min(BIGGEST, pieces + 1)),
                 (done, None, max(0, pieces - 1))]  # fmt: skip
             options = [(2, now, 0), (0, None, 0), (1, None, 0), (1, None, BIGGEST), *near]
@@ -380,7 +385,7 @@ def team_needs(case: list[tuple[int, int | None, int]]) -> None:
                 for row in table.rows
                 if row.entry.id == f"t{i}"
             }
-            assert prizes == ({True} if mine == seen.needs.sure_at else {False}), (i, seen, mine)
+            assert prizes == expected, (i, seen, mine)
 
 
 test_team_needs, test_team_needs_many = both(team_needs, team_cases)

@@ -13,7 +13,10 @@ each format still has to play):
   a criterion reads other entrants' results (a question rating).
 - needs: for an open row with one round left, the least result that makes it certain whatever
   the others do, and the result at or below which it is out whatever they do. Its goal is the
-  advancement quota, or where the stage has none, the prize places.
+  advancement quota, or where the stage has none, the prize places; a superfinal's is the
+  title and a league's with neither, its first place. The round left is a timed entrant's or a
+  team's solving, a bowler's last game, a tour's or a superfinal's questions, a season's last
+  tour, a league team's battles.
 """
 
 from __future__ import annotations

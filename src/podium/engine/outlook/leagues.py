@@ -12,6 +12,9 @@ Vocabulary (see ``podium.engine.outlook.core``):
 - remaining questions: a superfinal's regular questions not yet in the file; either team may
   take each (a Brainball question at most one of them), and a tie after them goes to pairs of
   questions that can settle it either way.
+- what it takes, counted however the result falls: a superfinalist's questions left may be
+  ChGK ones, which the other team can take too, before Brainball ones, which it cannot; a
+  league team's match points may come from battles against anyone but the rival compared.
 """
 
 from __future__ import annotations
