@@ -365,7 +365,8 @@ def team_needs(case: list[tuple[int, int | None, int]]) -> None:
             own = {"done": str(done), "time": format_clock(ms) if ms else "",
                    "pieces": "" if ms else str(pieces)}  # fmt: skip
             # The others' extremes, a result just like this one, and one either side of it.
-            near = [(2, ms, 0), (2, min(TEAM_LIMIT_MS, ms + 1000), 0), (2, max(now, ms - 1000), 0)] if ms else [
+            later, sooner = min(TEAM_LIMIT_MS, (ms or 0) + 1000), max(now, (ms or 0) - 1000)
+            near = [(2, ms, 0), (2, later, 0), (2, sooner, 0)] if ms else [
                 (done, None, pieces), (done, None, min(BIGGEST, pieces + 1)),
                 (done, None, max(0, pieces - 1))]  # fmt: skip
             options = [(2, now, 0), (0, None, 0), (1, None, 0), (1, None, BIGGEST), *near]
