@@ -158,3 +158,76 @@ def test_a_brainball_league_outlook_bounds_then_its_tie_breaks_once_played() -> 
     done = outlook(book, "brainball", rows(battle_rows(("1", "5")))).rows
     got = {i: (o.best, o.worst, o.exact) for (_, i), o in done.items()}
     assert got == {"A": (1, 1, True), "C": (2, 2, True), "B": (3, 3, True)}
+
+
+def test_what_a_team_still_solving_needs_for_a_prize_place() -> None:
+    # Three prize places; four teams have finished both puzzles, two are still solving at 2:00.
+    cells = [
+        {"id": "a", "name": "A", "country": "CZ", "done": "2", "time": "1:40:00"},
+        {"id": "b", "name": "B", "country": "CZ", "done": "2", "time": "1:50:00"},
+        {"id": "c", "name": "C", "country": "CZ", "done": "2", "time": "2:10:00"},
+        {"id": "d", "name": "D", "country": "CZ", "done": "1", "pieces": "300"},
+        {"id": "e", "name": "E", "country": "CZ", "done": "2", "time": "2:20:00"},
+        {"id": "f", "name": "F", "country": "CZ", "done": "0", "pieces": "400"},
+    ]  # fmt: skip
+    seen = outlook(load("cz-jigsaw"), "team", rows(cells), now_ms=2 * 3_600_000).rows
+    # D must be sure to beat F, who can still finish at 2:00:00 (a tie shares the third place),
+    # and is out behind C's 2:10:00 even if F never finishes.
+    d, f = seen[("all", "d")].needs, seen[("all", "f")].needs
+    assert d is not None
+    assert f is not None
+    assert d.reason.text == (
+        "Needs a finish in 2:00:00 to be sure of a prize place; "
+        "out of it with a finish in 2:10:01 or worse"
+    )
+    # D's results are numbered from 1 of 2 done with 0 pcs (0) to a finish at 2:00:00.
+    assert (d.sure_at, d.out_at) == (1001 + 30 * 60, 1001 + 20 * 60 - 1)
+    # F has a puzzle more to do, but the same finish would do: every unfinished team is behind.
+    assert f.reason.text == d.reason.text
+
+
+def test_what_each_superfinalist_needs_of_the_brainball_questions_left() -> None:
+    # The 12 ChGK questions asked: Alfa took 8, Beta 6; the 12 Brainball questions are left,
+    # each taken by at most one team, and a tie after them goes to play-off pairs.
+    marks = ["10"] * 6 + ["11"] * 2 + ["01"] * 4
+    cells = [
+        {"id": str(n + 1), "discipline": "chgk", "Alfa": m[0], "Beta": m[1]}
+        for n, m in enumerate(marks)
+    ]
+    seen = outlook(load("deti-kolomny"), "superfinal", rows(cells)).rows
+    alfa, beta = seen[("all", "Alfa")].needs, seen[("all", "Beta")].needs
+    assert alfa is not None
+    assert beta is not None
+    # Alfa with 6 of 12: 14 to Beta's 6 + 6 at most; with 5, 13 to 13 would go to pairs.
+    assert alfa.reason.text == "Needs 6 of the 12 questions left to be sure to win"
+    # Beta with 8: 14 to 8 + 4; with 1 or none it trails Alfa's 8 even if Alfa takes no more.
+    assert beta.reason.text == (
+        "Needs 8 of the 12 questions left to be sure to win; "
+        "out of it with 1 of the 12 questions left or worse"
+    )
+    assert (beta.sure_at, beta.out_at) == (8, 1)
+
+
+def test_what_each_brainball_team_needs_of_its_battles_left() -> None:
+    # The first round played: A beat B and drew with C, C beat B; A and C have 3 match points,
+    # B none. The second round's three battles (B–A, C–A, C–B) are still to play.
+    played = [("A", "B", "4", "2"), ("A", "C", "3", "3"), ("B", "C", "2", "4")]
+    left = [("B", "A", "", ""), ("C", "A", "", ""), ("C", "B", "", "")]
+    cells = [
+        {"id": str(n + 1), "round": "1" if n < 3 else "2", "team1": a, "team2": b,
+         "score1": s1, "score2": s2}
+        for n, (a, b, s1, s2) in enumerate(played + left)
+    ]  # fmt: skip
+    seen = outlook(load("deti-kolomny"), "brainball", rows(cells)).rows
+    a, b = seen[("all", "A")].needs, seen[("all", "B")].needs
+    assert a is not None
+    assert b is not None
+    # A with both wins: 7, and C, beaten by A, 5 at most. A win and a draw (6) is not enough:
+    # drawing with C and beating B lets C tie at 6.
+    assert a.reason.text == "Needs 4 match points in the 2 battles left to be sure to win (a bound)"
+    # B even with both wins (4) can be passed by A beating C (5); with 2 or fewer it trails
+    # A's 3, which A keeps whatever happens.
+    assert b.reason.text == (
+        "Cannot be sure to win whatever it does; "
+        "out of it with 2 match points in the 2 battles left or worse (a bound)"
+    )

@@ -13,10 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.engine.outlook.brute import check, reached, rows, small_quotas
 
+from podium.engine.compute import compute_standings
 from podium.engine.inputs import RawRow
 from podium.engine.outlook import outlook
 from podium.engine.timing import format_clock
-from podium.rules.loader import load
+from podium.rules.loader import load, parse, preset_text
 
 T = TypeVar("T")
 JIGSAW = small_quotas("cz-jigsaw", {50: 2, 5: 1})
@@ -192,13 +193,18 @@ league_cases = st.lists(
 PAIRS = [("A", "B"), ("A", "C"), ("B", "C"), ("B", "A"), ("C", "A"), ("C", "B")]
 
 
-def league(battles: list[tuple[int, int] | None]) -> None:
+def league_cells(battles: list[tuple[int, int] | None]) -> tuple[list[dict[str, str]], list[int]]:
+    """The league's rows (two rounds of A, B, C; ``None``: still to play) and the open ones."""
     cells = [
         {"id": str(n + 1), "round": "1" if n < 3 else "2", "team1": a, "team2": b,
          "score1": str(s[0]) if s else "", "score2": str(s[1]) if s else ""}
         for n, ((a, b), s) in enumerate(zip(PAIRS, battles, strict=False))
     ]  # fmt: skip
-    open_ = [n for n, s in enumerate(battles) if s is None]
+    return cells, [n for n, s in enumerate(battles) if s is None]
+
+
+def league(battles: list[tuple[int, int] | None]) -> None:
+    cells, open_ = league_cells(battles)
 
     def completions() -> Iterator[list[RawRow]]:
         for picks in products([[(6, 0), (0, 6), (3, 3), (1, 0)]] * len(open_)):
@@ -304,3 +310,191 @@ def needs(case: list[tuple[int, bool]]) -> None:
 
 
 test_needs, test_needs_many = both(needs, needs_cases)
+
+
+# --- What it takes: a team still solving ----------------------------------------------------------
+
+TEAM_LIMIT_MS, BIGGEST = 150 * 60_000, 1000  # the preset's team stage: 1000 + 500 pcs, 150 min
+team_cases = st.lists(
+    st.one_of(
+        st.integers(100, 140).map(lambda m: (2, m, 0)),  # finished at m minutes
+        st.tuples(st.integers(0, 1), st.none(), st.sampled_from([0, 300, 999])),
+    ),
+    min_size=3,
+    max_size=5,
+).filter(lambda c: 1 <= sum(t is None for _, t, _p in c) <= 2)
+
+
+def team_cells(done: int, minutes: int | None, pieces: int) -> dict[str, str]:
+    time = format_clock(minutes * 60_000) if minutes is not None else ""
+    return {"done": str(done), "time": time, "pieces": "" if done == 2 else str(pieces)}
+
+
+def team_result(start: int, x: int) -> tuple[int, int | None, int]:
+    """Result number ``x`` of a team that has done ``start`` puzzles, as (done, ms, pieces)."""
+    steps = (2 - start) * (BIGGEST + 1)
+    if x < steps:
+        return start + x // (BIGGEST + 1), None, x % (BIGGEST + 1)
+    return 2, TEAM_LIMIT_MS - (x - steps) * 1000, 0
+
+
+def team_needs(case: list[tuple[int, int | None, int]]) -> None:
+    """Whatever the other teams still do, a result at ``sure_at`` wins a prize and one at
+    ``out_at`` does not; and both are the least and the most such (exact): the result just
+    below ``sure_at``, or just above ``out_at``, leaves it open."""
+    cells = [
+        {"id": f"t{i}", "name": f"T{i}", "country": "CZ", **team_cells(*c)}
+        for i, c in enumerate(case)
+    ]
+    now = max((m or 0) for _, m, _p in case) * 60_000
+    result = outlook(JIGSAW, "team", rows(cells), now_ms=now)
+    open_ = [i for i, (_, m, _p) in enumerate(case) if m is None]
+    for i in open_:
+        seen = result.rows[("all", f"t{i}")]
+        assert seen.needs is not None or seen.best == seen.worst, (i, seen)
+        if seen.needs is None:
+            continue
+        sure, out = seen.needs.sure_at, seen.needs.out_at
+        between = {sure - 1 if sure else None, None if out is None else out + 1} - {None}
+        claims = [(sure, {True}), (out, {False})]
+        claims += [(n, {True, False}) for n in between if n not in (sure, out)]
+        for mine, expected in claims:
+            if mine is None:
+                continue
+            done, ms, pieces = team_result(case[i][0], mine)
+            own = {"done": str(done), "time": format_clock(ms) if ms else "",
+                   "pieces": "" if ms else str(pieces)}  # fmt: skip
+            # The others' extremes, a result just like this one, and one either side of it.
+            later, sooner = min(TEAM_LIMIT_MS, (ms or 0) + 1000), max(now, (ms or 0) - 1000)
+            near = [(2, ms, 0), (2, later, 0), (2, sooner, 0)] if ms else [
+                (done, None, pieces), (done, None, min(BIGGEST, pieces + 1)),
+                (done, None, max(0, pieces - 1))]  # fmt: skip
+            options = [(2, now, 0), (0, None, 0), (1, None, 0), (1, None, BIGGEST), *near]
+            choices = [[o for o in options if o[0] >= case[j][0]] for j in open_ if j != i]
+            completions = []
+            for picks in products(choices):
+                done_cells = [dict(c) for c in cells]
+                done_cells[i].update(own)
+                for j, (d, t, p) in zip([j for j in open_ if j != i], picks, strict=True):
+                    done_cells[j].update(done=str(d), time=format_clock(t) if t else "",
+                                         pieces="" if t else str(p))  # fmt: skip
+                completions.append(rows(done_cells))
+            prizes = {
+                row.prize
+                for completion in completions
+                for table in compute_standings(JIGSAW, "team", completion).tables
+                for row in table.rows
+                if row.entry.id == f"t{i}"
+            }
+            assert prizes == expected, (i, seen, mine)
+
+
+test_team_needs, test_team_needs_many = both(team_needs, team_cases)
+
+
+# --- What it takes: a superfinal's questions still to ask -----------------------------------------
+
+# The preset's superfinal made short: 3 ChGK questions (both teams may take one), then 3 Brainball
+# (at most one team), so that the questions left can be of both kinds.
+SHORT_FINAL = parse(
+    preset_text("deti-kolomny").replace(
+        "- [chgk, 12]\n      - [brainball, 12]", "- [chgk, 3]\n      - [brainball, 3]"
+    )
+)
+final_needs_cases = st.tuples(
+    st.integers(2, 5), st.lists(st.sampled_from(["10", "01", "11", "00"]), min_size=6, max_size=6)
+)
+
+
+def final_needs(case: tuple[int, list[str]]) -> None:
+    """Whatever the other team takes, ``sure_at`` of the questions left (however they fall)
+    wins the title and ``out_at`` does not, play-off pairs included; and both are the least
+    and the most such (exact): one question fewer, or one more, leaves it open."""
+    asked, marks = case
+    kinds = ["chgk"] * 3 + ["brainball"] * 3
+    marks = [m if k == "chgk" or m != "11" else "10" for k, m in zip(kinds, marks, strict=True)]
+    cells = [
+        {"id": str(n + 1), "discipline": kinds[n], "Alfa": m[0], "Beta": m[1]}
+        for n, m in enumerate(marks[:asked])
+    ]
+    result = outlook(SHORT_FINAL, "superfinal", rows(cells))
+    for me, col in (("Alfa", 0), ("Beta", 1)):
+        seen = result.rows[("all", me)]
+        if seen.needs is None:
+            assert seen.best == seen.worst, seen
+            continue
+        sure, out = seen.needs.sure_at, seen.needs.out_at
+        claims = [(sure, {True}), (out, {False})]
+        between = {sure - 1 if sure else None, None if out is None else out + 1} - {None}
+        claims += [(n, {True, False}) for n in between if n not in (sure, out)]
+        for mine, expected in claims:
+            if mine is None:
+                continue
+            won: set[bool] = set()
+            for picks in products([["10", "01", "00", "11"][: 4 if k == "chgk" else 3]
+                                   for k in kinds[asked:]]):  # fmt: skip
+                if sum(int(p[col]) for p in picks) != mine:  # type: ignore[index]
+                    continue
+                done = cells + [
+                    {"id": str(n + 1), "discipline": kinds[n], "Alfa": p[0], "Beta": p[1]}  # type: ignore[index]
+                    for n, p in zip(range(asked, 6), picks, strict=True)
+                ]
+                a, b = (sum(int(c[t]) for c in done) for t in ("Alfa", "Beta"))
+                extras: list[list[dict[str, str]]] = [[]] if a != b else [
+                    [{"id": "7", "discipline": "chgk", "Alfa": x, "Beta": y},
+                     {"id": "8", "discipline": "brainball", "Alfa": "0", "Beta": "0"}]
+                    for x, y in (("1", "0"), ("0", "1"))
+                ]  # fmt: skip
+                for extra in extras:
+                    table = compute_standings(SHORT_FINAL, "superfinal", rows(done + extra))
+                    won |= {r.rank == 1 for t in table.tables for r in t.rows if r.entry.id == me}
+            assert won == expected, (me, seen, mine)
+
+
+test_final_needs, test_final_needs_many = both(final_needs, final_needs_cases)
+
+
+# --- What it takes: a Brainball team's battles left -------------------------------------------
+
+BATTLE_POINTS = {(6, 0): (2, 0), (0, 6): (0, 2), (3, 3): (1, 1), (1, 0): (2, 0)}  # win 2, draw 1
+
+
+def league_needs(battles: list[tuple[int, int] | None]) -> None:
+    """Whatever the other battles bring, ``sure_at`` match points in a team's battles left
+    (however it takes them) win the league alone and ``out_at`` do not; with 2, 1 and 0
+    points a battle, result number ``x`` is ``x`` match points."""
+    cells, open_ = league_cells(battles)
+    result = outlook(KOLOMNA, "brainball", rows(cells))
+    for (_table, team), seen in result.rows.items():
+        mine = [n for n in open_ if team in PAIRS[n]]
+        if seen.needs is None:
+            assert not mine or seen.best == seen.worst, (team, seen)
+            continue
+        for points in (seen.needs.sure_at, seen.needs.out_at):
+            if points is None:
+                continue
+            won: set[bool] = set()
+            for picks in products([list(BATTLE_POINTS)] * len(open_)):
+                taken = sum(
+                    BATTLE_POINTS[pick][PAIRS[n].index(team)]  # type: ignore[index]
+                    for n, pick in zip(open_, picks, strict=True)
+                    if n in mine
+                )
+                if taken != points:
+                    continue
+                done = [dict(c) for c in cells]
+                for n, (s1, s2) in zip(open_, picks, strict=True):  # type: ignore[misc]
+                    done[n].update(score1=str(s1), score2=str(s2))
+                for table in compute_standings(KOLOMNA, "brainball", rows(done)).tables:
+                    # Sure: first alone; out: not even sharing the first place.
+                    won |= {
+                        (r.rank, r.rank_to) == (1, 1)
+                        if points == seen.needs.sure_at
+                        else r.rank == 1
+                        for r in table.rows
+                        if r.entry.id == team
+                    }
+            assert won == ({True} if points == seen.needs.sure_at else {False}), (team, seen)
+
+
+test_league_needs, test_league_needs_many = both(league_needs, league_cases)

@@ -13,7 +13,10 @@ each format still has to play):
   a criterion reads other entrants' results (a question rating).
 - needs: for an open row with one round left, the least result that makes it certain whatever
   the others do, and the result at or below which it is out whatever they do. Its goal is the
-  advancement quota, or where the stage has none, the prize places.
+  advancement quota, or where the stage has none, the prize places; a superfinal's is the
+  title and a league's with neither, its first place. The round left is a timed entrant's or a
+  team's solving, a bowler's last game, a tour's or a superfinal's questions, a season's last
+  tour, a league team's battles.
 """
 
 from __future__ import annotations
@@ -120,7 +123,7 @@ def outlook(
         }
         goal = _goal(stage)
         goal_field = (
-            Field([p for p in prospects if p.klass in goal.classes], plan.ambiguous)
+            Field([p for p in prospects if _wants(goal, p)], plan.ambiguous)
             if goal is not None
             else None
         )
@@ -148,12 +151,23 @@ def _targets(stage: Stage, table: str) -> list[Target]:
 
 def _goal(stage: Stage) -> Target | None:
     """What "what it takes" aims at: advancement, or where there is none, the prize places."""
-    if stage.advancement is not None or stage.prizes is None:
+    if stage.advancement is not None:
         return None
+    if stage.prizes is None:
+        if stage.format not in ("superfinal", "head-to-head"):
+            return None
+        # A superfinal is played for the title alone (a tie after it goes to more questions);
+        # a league with neither quota nor prizes, for its first place (the superfinal's place).
+        return Target("title", "the title", frozenset(), 1, stage.ranking.clause, True)
     prizes = stage.prizes
     classes = frozenset({"official"}) if prizes.official_only else frozenset()
     playoff = stage.ranking.playoff is not None
     return Target("prize", "prize places", classes, prizes.places, prizes.clause, playoff)
+
+
+def _wants(target: Target, p: Prospect) -> bool:
+    """Whether ``target`` takes ``p``'s class (one with no classes takes every class)."""
+    return not target.classes or p.klass in target.classes
 
 
 def _row_outlook(
@@ -193,7 +207,7 @@ def _row_outlook(
     needs = None
     domain = plan.domains.get(p.id)
     aim, aim_field = (deciding, fields[deciding.key]) if deciding else (goal, goal_field)
-    wanted = aim is not None and (p.klass in aim.classes or not aim.classes)
+    wanted = aim is not None and _wants(aim, p)
     still_open = verdict in (None, "open")
     if domain is not None and aim is not None and aim_field is not None and wanted and still_open:
         needs = _needs(p, domain, aim, aim_field, plan)
@@ -249,9 +263,13 @@ def _needs(p: Prospect, domain: Domain, aim: Target, field: Field, plan: Plan) -
     sure_words = domain.words(first_sure) if first_sure is not None else None
     out_words = domain.words(first_alive - 1) if first_alive else None
     goal = term(aim.label)
-    prize = aim.key == "prize"
+    prize, title = aim.key == "prize", aim.key == "title"
     parts: list[Message] = []
-    if sure_words is not None and prize:
+    if sure_words is not None and title:
+        parts.append(_("Needs %(result)s to be sure to win", result=sure_words))
+    elif title:
+        parts.append(_("Cannot be sure to win whatever it does"))
+    elif sure_words is not None and prize:
         parts.append(_("Needs %(result)s to be sure of a prize place", result=sure_words))
     elif sure_words is not None:
         parts.append(_("Needs %(result)s to be sure to advance (%(goal)s)", result=sure_words,

@@ -12,6 +12,9 @@ Vocabulary (see ``podium.engine.outlook.core``):
 - remaining questions: a superfinal's regular questions not yet in the file; either team may
   take each (a Brainball question at most one of them), and a tie after them goes to pairs of
   questions that can settle it either way.
+- what it takes, counted however the result falls: a superfinalist's questions left may be
+  ChGK ones, which the other team can take too, before Brainball ones, which it cannot; a
+  league team's match points may come from battles against anyone but the rival compared.
 """
 
 from __future__ import annotations
@@ -21,11 +24,17 @@ from decimal import Decimal
 
 from podium.engine.compute import compute_standings
 from podium.engine.entries import Number
-from podium.engine.formats.superfinal import regular_count
+from podium.engine.formats.superfinal import discipline_at, regular_count
 from podium.engine.inputs import RawRow
-from podium.engine.messages import Value, _
+from podium.engine.messages import Value, _, ngettext
 from podium.engine.outlook.core import Cap, Prospect
-from podium.engine.outlook.plans import Domain, Plan, decimal_key
+from podium.engine.outlook.plans import (
+    Domain,
+    Plan,
+    decimal_key,
+    questions_domain,
+    read_prefix,
+)
 from podium.engine.standings import Standings
 from podium.rules.schema import Rulebook
 from podium.rules.schema.stages import (
@@ -149,21 +158,27 @@ def league_plan(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> Pla
 
     played = [r for r in rows if not unplayed(r)]
     left: dict[str, int] = {}
+    mutual: dict[frozenset[str], int] = {}
     for row in rows:
         if unplayed(row):
-            for column in ("team1", "team2"):
-                team = (row.cells.get(column) or "").strip()
+            pair = [(row.cells.get(column) or "").strip() for column in ("team1", "team2")]
+            for team in pair:
                 left[team] = left.get(team, 0) + 1
+            mutual[frozenset(pair)] = mutual.get(frozenset(pair), 0) + 1
+    battles = dict(left)
     current = compute_standings(rulebook, stage.key, played)
     if not left:  # match points alone would share the places the tie-breaks settle
         return _final(current)
     match = stage.match
     prospects: dict[str, list[Prospect]] = {}
+    domains: dict[str, Domain] = {}
     for table in current.tables:
         listed = []
         for standing in table.rows:
             e = standing.entry
             now, n = _points(e.metrics.get("match_points")), left.pop(e.id, 0)
+            if n:
+                domains[e.id] = _battles_domain(stage, now, n)
             listed.append(
                 Prospect(e.id, e.klass, decimal_key(now + match.win * n),
                          decimal_key(now + match.loss * n))
@@ -176,7 +191,65 @@ def league_plan(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> Pla
         prospects[table.key] = listed
     bound = _("each remaining battle gives points to both its teams, which these bounds do not "
               "follow; ties on match points may still go either way")  # fmt: skip
-    return Plan(current, prospects, ambiguous=True, bound=bound)
+    points = {p.id: level(p.low) - stage.match.loss * battles.get(p.id, 0)
+              for listed in prospects.values() for p in listed}  # fmt: skip
+    cap = _battles_cap(stage, points, battles, mutual)
+    return Plan(current, prospects, ambiguous=True, bound=bound, cap=cap, domains=domains)
+
+
+def _sums(stage: HeadToHeadStage, n: int) -> list[Decimal]:
+    """Every total of match points ``n`` battles can give one team, from the least up."""
+    match = stage.match
+    return sorted(
+        {match.win * w + match.draw * d + match.loss * (n - w - d)
+         for w in range(n + 1) for d in range(n + 1 - w)}
+    )  # fmt: skip
+
+
+def _battles_cap(
+    stage: HeadToHeadStage,
+    now: dict[str, Decimal],
+    battles: dict[str, int],
+    mutual: dict[frozenset[str], int],
+) -> Cap:
+    """How many others can, each on its own, reach ``p``'s worst: ``p``'s points now plus the
+    ``v`` it takes in its battles left however it took them. A rival takes its most when ``p``
+    takes its points from the other battles first; what ``p`` must still take from their
+    battles together, the rival loses."""
+    match = stage.match
+
+    def rival_most(v: Decimal, mine: int, theirs: int, k: int) -> Decimal:
+        elsewhere = set(_sums(stage, mine - k))
+        together = [
+            (match.win * a + match.draw * b + match.loss * (k - a - b),
+             match.loss * a + match.draw * b + match.win * (k - a - b))
+            for a in range(k + 1) for b in range(k + 1 - a)
+        ]  # fmt: skip
+        best = max((got for took, got in together if v - took in elsewhere), default=None)
+        return match.win * (theirs - k) + (match.win * k if best is None else best)
+
+    def cap(p: Prospect, others: Sequence[Prospect]) -> int:
+        level_p = level(p.low)
+        v, mine = level_p - now[p.id], battles.get(p.id, 0)
+        return sum(
+            now[q.id] + rival_most(v, mine, battles.get(q.id, 0),
+                                   mutual.get(frozenset((p.id, q.id)), 0)) >= level_p
+            for q in others
+        )  # fmt: skip
+
+    return cap
+
+
+def _battles_domain(stage: HeadToHeadStage, now: Decimal, n: int) -> Domain:
+    """The match points a team can take in its ``n`` battles left, from the least up."""
+    values = _sums(stage, n)
+
+    def words(x: int) -> Value:
+        return ngettext("%(points)s match points in the battle left",
+                        "%(points)s match points in the %(n)s battles left", n,
+                        points=values[x])  # fmt: skip
+
+    return Domain(len(values), lambda x: decimal_key(now + values[x]), words)
 
 
 def superfinal_plan(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> Plan:
@@ -195,4 +268,26 @@ def superfinal_plan(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) ->
         ]
         for t in current.tables
     }  # fmt: skip
-    return Plan(current, prospects, ambiguous=not decided, bound=None)
+    plan = Plan(current, prospects, ambiguous=not decided, bound=None)
+    if left:
+        asked = regular_count(stage) - left
+        chgk = sum(discipline_at(stage, n) == "chgk" for n in range(asked + 1, asked + left + 1))
+        now = {p.id: level(p.low) for listed in prospects.values() for p in listed}
+        plan.cap = _questions_cap(now, left, chgk)
+        criteria, _whole = read_prefix(stage, frozenset({"questions"}))
+        for p_id, taken in now.items():
+            plan.domains[p_id] = questions_domain(int(taken), left, criteria)
+    return plan
+
+
+def _questions_cap(now: dict[str, Decimal], left: int, chgk: int) -> Cap:
+    """How many others can reach ``p``'s worst, its questions now plus ``x`` of those left
+    however it took them: at worst its ChGK questions first, which both teams may take, and
+    only then Brainball questions, each of which the others lose."""
+
+    def cap(p: Prospect, others: Sequence[Prospect]) -> int:
+        x = level(p.low) - now[p.id]
+        denied = max(Decimal(0), x - chgk)
+        return sum(now[q.id] + left - denied >= level(p.low) for q in others)
+
+    return cap

@@ -185,10 +185,13 @@ def timed_plan(
 
     independent = frozenset({"finished", "time_ms", "pieces", "done"})
     plan = completed_plan(rulebook, stage, rows, fill, independent, _BOUND_TIED, None, pending)
-    if isinstance(stage, TimedSolveStage):
-        for row in rows:
+    for row in rows:
+        ident = (row.cells.get("id") or "").strip()
+        if isinstance(stage, TimedSolveStage):
             if not (row.cells.get("time") or "").strip():
-                plan.domains[(row.cells.get("id") or "").strip()] = _finish_domain(stage, now)
+                plan.domains[ident] = _finish_domain(stage, now)
+        elif fill(row, True) is not row:  # a team still solving
+            plan.domains[ident] = _team_domain(stage, now, fill(row, False))
     return plan
 
 
@@ -210,6 +213,44 @@ def _finish_domain(stage: TimedSolveStage, now: int) -> Domain:
         return _("a finish in %(time)s", time=format_clock(limit - (x - pieces) * 1000))
 
     return Domain(pieces + seconds + 1, lambda x: key_of(metrics(x), criteria), words)
+
+
+def _team_domain(stage: TeamSolveStage, now: int, low: RawRow) -> Domain:
+    """A team still solving, from its worst (``low``: the puzzles it has done, no piece more)
+    up: under ``puzzles-done`` each count of puzzles done with 0 up to the biggest puzzle's
+    pieces on the one in progress; under ``pieces-summed`` the pieces summed up to every piece
+    but the last; then every puzzle done, from the limit down to the clock now, second by
+    second."""
+    n, limit = len(stage.puzzles), stage.time_limit_min * 60_000
+    seconds = max(0, (limit - now) // 1000)
+    criteria, _whole = read_prefix(stage, frozenset({"finished", "time_ms", "pieces", "done"}))
+    least = int(low.cells.get("pieces") or 0)
+    if stage.unfinished.method == "pieces-summed":
+        steps, span, start = sum(stage.puzzles) - least, 1, 0
+    else:
+        start = int((low.cells.get("done") or "0").strip() or 0)
+        span = max(stage.puzzles) + 1
+        steps = (n - start) * span
+
+    def unfinished(x: int) -> tuple[int, int]:  # (puzzles done, pieces) of a result x < steps
+        return (start + x // span, x % span) if span > 1 else (start, least + x)
+
+    def metrics(x: int) -> dict[str, Number | None]:
+        if x < steps:
+            done, pieces = unfinished(x)
+            return {"finished": 0, "done": done, "time_ms": None, "pieces": pieces}
+        return {"finished": 1, "done": n, "time_ms": limit - (x - steps) * 1000, "pieces": None}
+
+    def words(x: int) -> Value:
+        if x >= steps:
+            return _("a finish in %(time)s", time=format_clock(limit - (x - steps) * 1000))
+        done, pieces = unfinished(x)
+        if span == 1:
+            return _("unfinished with %(n)s pcs", n=pieces)
+        return _("%(done)s of %(all)s puzzles done and %(n)s pcs on the one in progress",
+                 done=done, all=n, n=pieces)  # fmt: skip
+
+    return Domain(steps + seconds + 1, lambda x: key_of(metrics(x), criteria), words)
 
 
 _BOUND_TIED = _(
@@ -295,7 +336,7 @@ def tour_plan(
         else:
             continue
         if left:
-            plan.domains[(row.cells.get("id") or "").strip()] = _questions_domain(
+            plan.domains[(row.cells.get("id") or "").strip()] = questions_domain(
                 taken, left, criteria
             )
     return plan
@@ -307,7 +348,7 @@ _BOUND_RATING = _(
 )
 
 
-def _questions_domain(taken: int, left: int, criteria: Sequence[Criterion]) -> Domain:
+def questions_domain(taken: int, left: int, criteria: Sequence[Criterion]) -> Domain:
     def words(x: int) -> Value:
         return _("%(n)s of the %(left)s questions left", n=x, left=left)
 
