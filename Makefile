@@ -58,11 +58,14 @@ proxy:
 # `make test`: every test a user needs to trust a change — engine, rules, command line, web,
 # the servers in processes of their own and the browser walks — on SQLite, or on the database
 # DATABASE_URL names. `make test MARKS='not browser'` leaves out the browser walks (CI runs
-# them once, on PostgreSQL). Markers: `browser` (set on every test that drives Chromium) and
-# `slow` (several seconds each, measured); see [tool.pytest.ini_options] in pyproject.toml.
+# them once, on PostgreSQL); `ONLY_WEB=1` leaves out the engine and rules tests, which touch
+# no database (CI runs them once, on SQLite). Markers: `browser` (set on every test that
+# drives Chromium) and `slow` (several seconds each, measured); see [tool.pytest.ini_options]
+# in pyproject.toml.
 MARKS ?=
+ONLY_WEB ?=
 test: $(STAMP) messages browser proxy
-	$(BIN)/pytest -q $(if $(MARKS),-m "$(MARKS)")
+	$(BIN)/pytest -q $(if $(MARKS),-m "$(MARKS)") $(if $(ONLY_WEB),--ignore=tests/engine --ignore=tests/rules)
 
 # `make quick`: the inner loop, in a couple of minutes — engine, rules, command line and web
 # without the browser walks and the slow tests. `make test` before a commit.
