@@ -231,3 +231,34 @@ def test_what_each_brainball_team_needs_of_its_battles_left() -> None:
         "Cannot be sure to win whatever it does; "
         "out of it with 2 match points in the 2 battles left or worse (a bound)"
     )
+
+
+def test_a_long_brainball_league_says_what_it_takes_only_in_its_last_battles() -> None:
+    """120 teams, every pair once, two thirds played: the outlook is bounded work (counted in
+    CPU time with a wide margin), and "what it takes" waits for a team's last battles."""
+    import itertools
+    import time
+
+    from podium.engine.outlook.leagues import LAST_BATTLES
+
+    teams = [f"T{i:03}" for i in range(120)]
+    cells, left = [], dict.fromkeys(teams, 0)
+    for n, (a, b) in enumerate(itertools.combinations(teams, 2)):
+        played = n % 3 != 0
+        score = ("3", "1") if (n % 5) < 2 else ("1", "3") if (n % 5) < 4 else ("2", "2")
+        if not played:
+            left[a] += 1
+            left[b] += 1
+        scores = score if played else ("", "")
+        cells.append({"id": str(n + 1), "round": "1", "team1": a, "team2": b,
+                      "score1": scores[0], "score2": scores[1]})  # fmt: skip
+    started = time.process_time()
+    seen = outlook(load("deti-kolomny"), "brainball", rows(cells)).rows
+    assert time.process_time() - started < 20  # was minutes: every rival's sums made afresh
+    by_team = {i: o for (_, i), o in seen.items()}
+    assert set(by_team) == set(teams)
+    assert any(n > LAST_BATTLES for n in left.values())
+    for team, o in by_team.items():
+        assert o.best <= o.worst
+        if left[team] > LAST_BATTLES:
+            assert o.needs is None, team

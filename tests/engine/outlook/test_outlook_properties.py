@@ -24,7 +24,7 @@ JIGSAW = small_quotas("cz-jigsaw", {50: 2, 5: 1})
 BOWLING = small_quotas("cba-qualifier", {6: 2})
 KOLOMNA = load("deti-kolomny")
 FEW = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-MANY = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MANY = settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def both(test: Callable[[T], None], cases: st.SearchStrategy[T]) -> tuple[object, object]:

@@ -15,10 +15,13 @@ Vocabulary (see ``podium.engine.outlook.core``):
 - what it takes, counted however the result falls: a superfinalist's questions left may be
   ChGK ones, which the other team can take too, before Brainball ones, which it cannot; a
   league team's match points may come from battles against anyone but the rival compared.
+  A league team gets it only with at most ``LAST_BATTLES`` battles left: its last round, not a
+  season of battles still ahead.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from decimal import Decimal
 
@@ -44,6 +47,8 @@ from podium.rules.schema.stages import (
     Stage,
     SuperfinalStage,
 )
+
+LAST_BATTLES = 3
 
 
 def _points(value: Number | None) -> Decimal:
@@ -177,7 +182,7 @@ def league_plan(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> Pla
         for standing in table.rows:
             e = standing.entry
             now, n = _points(e.metrics.get("match_points")), left.pop(e.id, 0)
-            if n:
+            if 0 < n <= LAST_BATTLES:
                 domains[e.id] = _battles_domain(stage, now, n)
             listed.append(
                 Prospect(e.id, e.klass, decimal_key(now + match.win * n),
@@ -200,10 +205,20 @@ def league_plan(rulebook: Rulebook, stage: Stage, rows: Sequence[RawRow]) -> Pla
 def _sums(stage: HeadToHeadStage, n: int) -> list[Decimal]:
     """Every total of match points ``n`` battles can give one team, from the least up."""
     match = stage.match
-    return sorted(
-        {match.win * w + match.draw * d + match.loss * (n - w - d)
-         for w in range(n + 1) for d in range(n + 1 - w)}
-    )  # fmt: skip
+    return list(_totals(match.win, match.draw, match.loss, n))
+
+
+@functools.lru_cache(maxsize=1024)
+def _totals(win: Decimal, draw: Decimal, loss: Decimal, n: int) -> tuple[Decimal, ...]:
+    # Asked once per rival and value by the cap: made once per scale and count.
+    return tuple(sorted(
+        {win * w + draw * d + loss * (n - w - d) for w in range(n + 1) for d in range(n + 1 - w)}
+    ))  # fmt: skip
+
+
+@functools.lru_cache(maxsize=1024)
+def _total_set(win: Decimal, draw: Decimal, loss: Decimal, n: int) -> frozenset[Decimal]:
+    return frozenset(_totals(win, draw, loss, n))
 
 
 def _battles_cap(
@@ -219,7 +234,7 @@ def _battles_cap(
     match = stage.match
 
     def rival_most(v: Decimal, mine: int, theirs: int, k: int) -> Decimal:
-        elsewhere = set(_sums(stage, mine - k))
+        elsewhere = _total_set(match.win, match.draw, match.loss, mine - k)
         together = [
             (match.win * a + match.draw * b + match.loss * (k - a - b),
              match.loss * a + match.draw * b + match.win * (k - a - b))
